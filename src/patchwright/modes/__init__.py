@@ -1,0 +1,1 @@
+"""patchwright.modes."""

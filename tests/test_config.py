@@ -1,0 +1,33 @@
+"""Layered settings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from patchwright.config import ConfigError, load_settings
+
+
+def test_project_config_overrides_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    (tmp_path / ".patchwright").mkdir()
+    (tmp_path / ".patchwright" / "config.toml").write_text('[run]\nmax_iter = 7\n')
+    settings = load_settings(tmp_path, {"model": {"name": "scripted:x.jsonl"}})
+    assert settings.run.max_iter == 7
+    assert settings.model.name == "scripted:x.jsonl"
+
+
+def test_bad_toml_names_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    (tmp_path / ".patchwright").mkdir()
+    bad = tmp_path / ".patchwright" / "config.toml"
+    bad.write_text("[run\n")
+    with pytest.raises(ConfigError, match="config.toml"):
+        load_settings(tmp_path)
+
+
+def test_unknown_key_is_rejected(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    with pytest.raises(ConfigError):
+        load_settings(tmp_path, {"run": {"max_iterations": 3}})
