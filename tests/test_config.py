@@ -12,7 +12,7 @@ from patchwright.config import ConfigError, load_settings
 def test_project_config_overrides_defaults(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     (tmp_path / ".patchwright").mkdir()
-    (tmp_path / ".patchwright" / "config.toml").write_text('[run]\nmax_iter = 7\n')
+    (tmp_path / ".patchwright" / "config.toml").write_text("[run]\nmax_iter = 7\n")
     settings = load_settings(tmp_path, {"model": {"name": "scripted:x.jsonl"}})
     assert settings.run.max_iter == 7
     assert settings.model.name == "scripted:x.jsonl"
@@ -23,7 +23,7 @@ def test_bad_toml_names_the_file(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     (tmp_path / ".patchwright").mkdir()
     bad = tmp_path / ".patchwright" / "config.toml"
     bad.write_text("[run\n")
-    with pytest.raises(ConfigError, match="config.toml"):
+    with pytest.raises(ConfigError, match=r"config\.toml"):
         load_settings(tmp_path)
 
 

@@ -48,7 +48,7 @@ class EventBus:
         for listener in listeners:
             try:
                 listener(event)
-            except Exception:  # noqa: BLE001 - a broken listener must not stop the agent
+            except Exception:  # a broken listener must not stop the agent
                 continue
         return event
 
