@@ -1,0 +1,1 @@
+"""A tiny inventory package used by patchwright's demo."""

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The demo: copy examples/demo_repo to a temp dir, make it a git repo, ask patchwright (with the
+# embedded model) to fix its bug, then show the committed diff and the now-passing tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+UV=$(command -v uv 2>/dev/null || echo "$HOME/.local/bin/uv")
+export OMP_WAIT_POLICY=PASSIVE
+demo=$(mktemp -d -t patchwright-demo-XXXXXX)
+cp -r examples/demo_repo/. "$demo/"
+git -C "$demo" init -q -b main
+git -C "$demo" -c user.name=demo -c user.email=demo@example.com add -A
+git -C "$demo" -c user.name=demo -c user.email=demo@example.com commit -q -m "initial: inventory package"
+echo "==> demo repository: $demo"
+echo "==> tests before:"
+(cd "$demo" && "$OLDPWD/.venv/bin/python" -m pytest -q 2>&1 | tail -3) || true
+model=${PATCHWRIGHT_DEMO_MODEL:-local:qwen2.5-coder-1.5b}
+echo "==> patchwright run --model $model"
+set +e
+"$UV" run --frozen patchwright run --repo "$demo" --model "$model" --yes \
+    --task "tests/test_pricing.py fails: apply_discount in inventory/pricing.py returns the discount amount instead of the discounted price. Fix apply_discount."
+status=$?
+set -e
+echo "==> committed change:"
+git -C "$demo" log --stat -p -1 --format='commit %h  %s' | cat
+echo "==> tests after:"
+(cd "$demo" && "$OLDPWD/.venv/bin/python" -m pytest -q 2>&1 | tail -3) || true
+exit $status

@@ -1,0 +1,130 @@
+"""The context of a task: which files the model sees, within a token budget.
+
+Priority: files named in the task (or given with ``--include``), then files that failing-test
+tracebacks point at, then files ranked by the code index when one exists (``locate`` plus the
+repo map), else by keyword relevance. Project memory (AGENTS.md / CLAUDE.md) comes first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path, PurePosixPath
+
+from patchwright.agent.memory import read_memory
+from patchwright.agent.relevance import mentioned_files, rank_files
+from patchwright.agent.traceback_refs import referenced_files
+
+TokenCounter = Callable[[str], int]
+
+_LANGS = {
+    ".py": "python",
+    ".js": "javascript",
+    ".ts": "typescript",
+    ".tsx": "tsx",
+    ".go": "go",
+    ".rs": "rust",
+    ".java": "java",
+    ".c": "c",
+    ".h": "c",
+    ".cpp": "cpp",
+    ".rb": "ruby",
+    ".php": "php",
+    ".sh": "bash",
+    ".json": "json",
+    ".toml": "toml",
+    ".md": "markdown",
+    ".yml": "yaml",
+    ".yaml": "yaml",
+    ".css": "css",
+    ".html": "html",
+    ".cs": "csharp",
+}
+
+
+def approx_tokens(text: str) -> int:
+    """A fast, slightly pessimistic token estimate for code (about 3.5 characters a token)."""
+    return max(1, int(len(text) / 3.5))
+
+
+@dataclass(frozen=True)
+class ContextFile:
+    path: str
+    text: str
+    lang: str
+    reason: str
+
+
+@dataclass
+class Context:
+    files: list[ContextFile] = field(default_factory=list)
+    omitted: list[str] = field(default_factory=list)
+    repo_map: str = ""
+    memory: str = ""
+    memory_sources: list[str] = field(default_factory=list)
+    tokens: int = 0
+
+    @property
+    def paths(self) -> list[str]:
+        return [f.path for f in self.files]
+
+
+@dataclass
+class ContextRequest:
+    task: str
+    texts: dict[str, str]  # readable text files of the repo: path -> text
+    budget_tokens: int
+    include: Sequence[str] = ()
+    failure_output: str = ""
+    index_ranked: Sequence[str] = ()
+    repo_map: str = ""
+    max_files: int = 8
+
+
+def _lang(path: str) -> str:
+    return _LANGS.get(PurePosixPath(path).suffix.lower(), "")
+
+
+def _candidates(req: ContextRequest) -> list[tuple[str, str]]:
+    paths = sorted(req.texts)
+    ordered: list[tuple[str, str]] = []
+    seen: set[str] = set()
+
+    def add(path: str, reason: str) -> None:
+        if path in req.texts and path not in seen:
+            seen.add(path)
+            ordered.append((path, reason))
+
+    for path in req.include:
+        add(path, "included")
+    for path in mentioned_files(req.task, paths):
+        add(path, "named in the task")
+    for path, _line in referenced_files(req.failure_output, paths):
+        add(path, "in a failing test's traceback")
+    for path in req.index_ranked:
+        add(path, "ranked by the index")
+    for path, _score in rank_files(req.task + "\n" + req.failure_output, req.texts):
+        add(path, "keyword relevance")
+    return ordered
+
+
+def build_context(root: Path, req: ContextRequest, count: TokenCounter = approx_tokens) -> Context:
+    """Fill the budget with whole files in priority order; list what did not fit."""
+    memory = read_memory(root)
+    ctx = Context(memory=memory.text, memory_sources=memory.sources)
+    used = count(memory.text) if memory.text else 0
+    if req.repo_map and used + count(req.repo_map) < req.budget_tokens // 4:
+        ctx.repo_map = req.repo_map
+        used += count(req.repo_map)
+    for path, reason in _candidates(req):
+        text = req.texts[path]
+        cost = count(text) + count(path) + 8
+        forced = reason in ("included", "named in the task")
+        fits = used + cost <= req.budget_tokens
+        if len(ctx.files) < req.max_files and (fits or (forced and not ctx.files)):
+            ctx.files.append(ContextFile(path, text.rstrip("\n"), _lang(path), reason))
+            used += cost
+        elif forced or reason != "keyword relevance" or len(ctx.omitted) < 10:
+            ctx.omitted.append(path)
+    ctx.tokens = used
+    return ctx

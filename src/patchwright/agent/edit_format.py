@@ -1,0 +1,37 @@
+"""Choosing the edit format the model is asked to use.
+
+``auto`` asks small local models for whole files when the files in play are small — Aider
+measured Qwen2.5-Coder 0.5B–14B at 100% well-formed whole-file replies, while SEARCH/REPLACE
+well-formedness drops with model size — and SEARCH/REPLACE otherwise, where resending whole
+files would waste the context window.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+EditFormat = Literal["diff", "whole", "udiff"]
+FORMATS: tuple[str, ...] = ("auto", "diff", "whole", "udiff")
+
+WHOLE_FILE_MAX_LINES = 250
+
+
+def is_small_model(model_name: str) -> bool:
+    """True for the embedded models and other local models of up to a few billion parameters."""
+    name = model_name.lower()
+    if name.startswith("local:") or name.startswith("scripted:"):
+        return True
+    return any(tag in name for tag in ("0.5b", "1.5b", "1b", "3b", ":mini", "-mini"))
+
+
+def choose_format(requested: str, model_name: str, file_line_counts: Sequence[int]) -> EditFormat:
+    """Resolve ``auto`` to a concrete format; any other value must be a known format."""
+    if requested not in FORMATS:
+        raise ValueError(f"unknown edit format {requested!r}; choose one of {', '.join(FORMATS)}")
+    if requested != "auto":
+        return requested  # type: ignore[return-value]
+    largest = max(file_line_counts, default=0)
+    if is_small_model(model_name) and largest <= WHOLE_FILE_MAX_LINES:
+        return "whole"
+    return "diff"

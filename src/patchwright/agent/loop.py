@@ -1,0 +1,191 @@
+"""The solve loop: prompt → reply → edits (in memory) → transaction → gates → repair.
+
+Each iteration asks the model for a change, applies it in memory, writes it as a transaction
+and runs the gates against the baseline. A failed gate rolls the disk back and the model gets
+the original goal plus only what matters (PyOB's context-aware repair). Replies whose edits
+do not parse or match are answered with the edit engine's "did you mean" message without
+spending an iteration, a bounded number of times.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+from patchwright.agent.prompts import render
+from patchwright.agent.working_copy import Attempt, WorkingCopy
+from patchwright.events import EventBus
+from patchwright.llm import Message, Model, Reply
+
+Decision = Literal["apply", "skip", "regenerate"]
+Approver = Callable[[str], Decision]
+
+
+class Check(Protocol):
+    """Result of running the gates on the written change."""
+
+    @property
+    def ok(self) -> bool: ...
+
+    @property
+    def summary(self) -> str: ...
+
+
+class Checker(Protocol):
+    def check(self, touched: Sequence[str]) -> Check: ...
+
+
+class Txn(Protocol):
+    def stage(self, changes: dict[str, bytes | None]) -> None: ...
+    def write(self) -> None: ...
+    def rollback(self) -> None: ...
+    def commit(self, label: str = "") -> str: ...
+
+
+@dataclass
+class SolveOptions:
+    task: str
+    fmt: str
+    max_iter: int = 4
+    max_format_retries: int = 2
+    reply_tokens: int = 2048
+
+
+@dataclass
+class SolveResult:
+    outcome: Literal["solved", "failed", "skipped"]
+    iterations: int
+    files_changed: list[str] = field(default_factory=list)
+    diff: str = ""
+    reason: str = ""
+    first_try: bool = False
+
+
+@dataclass
+class Solver:
+    model: Model
+    working: WorkingCopy
+    checker: Checker
+    new_txn: Callable[[], Txn]
+    bus: EventBus
+    approve: Approver
+    on_token: Callable[[str], None] | None = None
+    messages: list[Message] = field(default_factory=list)
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    on_step: Callable[[], None] = lambda: None
+
+    def ask(self, opts: SolveOptions, phase: str) -> Reply:
+        self.bus.emit("model.request", phase=phase, messages=len(self.messages))
+        started = time.monotonic()
+        reply = self.model.complete(
+            self.messages, on_token=self.on_token, max_tokens=opts.reply_tokens
+        )
+        self.messages.append({"role": "assistant", "content": reply.text})
+        self.bus.emit(
+            "model.reply",
+            phase=phase,
+            prompt_tokens=reply.usage.prompt_tokens,
+            completion_tokens=reply.usage.completion_tokens,
+            cost=reply.cost,
+            seconds=round(time.monotonic() - started, 3),
+        )
+        return reply
+
+    def _get_edits(self, opts: SolveOptions, iteration: int) -> Attempt:
+        attempt = Attempt(kind="no_edits")
+        for retry in range(opts.max_format_retries + 1):
+            reply = self.ask(opts, "edit" if retry == 0 else "edit-retry")
+            attempt = self.working.apply_reply(reply.text)
+            self.actions.append(
+                {
+                    "iteration": iteration,
+                    "retry": retry,
+                    "attempt": attempt.kind,
+                    "applied": attempt.applied,
+                    "feedback": attempt.feedback,
+                }
+            )
+            self.on_step()
+            if attempt.ok:
+                self.bus.emit(
+                    "edit.applied", iteration=iteration, paths=attempt.applied, notes=attempt.notes
+                )
+                return attempt
+            self.bus.emit(
+                "edit.failed",
+                iteration=iteration,
+                kind=attempt.kind,
+                feedback=attempt.feedback[:2000],
+            )
+            if attempt.kind == "no_edits":
+                errors = [e for e in attempt.feedback.splitlines() if e]
+                message = render("no_edits", fmt=opts.fmt, errors=errors)
+            else:
+                message = attempt.feedback
+            self.messages.append({"role": "user", "content": message})
+        return attempt
+
+    def solve(self, opts: SolveOptions) -> SolveResult:
+        for iteration in range(1, opts.max_iter + 1):
+            self.bus.emit("iteration.start", iteration=iteration)
+            attempt = self._get_edits(opts, iteration)
+            if not attempt.ok:
+                continue  # the last feedback message is already queued for the next reply
+            changes = self.working.changes()
+            if not changes:
+                self.messages.append(
+                    {"role": "user", "content": "Your edits change nothing. " + opts.task}
+                )
+                continue
+            result = self._verify_and_decide(opts, iteration, changes)
+            if result is not None:
+                return result
+        return SolveResult(
+            "failed", opts.max_iter, reason="no verified change within the iterations"
+        )
+
+    def _verify_and_decide(
+        self, opts: SolveOptions, iteration: int, changes: dict[str, bytes | None]
+    ) -> SolveResult | None:
+        txn = self.new_txn()
+        txn.stage(changes)
+        try:
+            txn.write()
+            self.bus.emit("txn.write", iteration=iteration, paths=sorted(changes))
+            check = self.checker.check(sorted(changes))
+            if not check.ok:
+                txn.rollback()
+                self.bus.emit("txn.rollback", iteration=iteration, reason="gates failed")
+                repair = render("repair", task=opts.task, failures=check.summary, fmt=opts.fmt)
+                self.messages.append({"role": "user", "content": repair})
+                self.actions.append(
+                    {"iteration": iteration, "gates": "failed", "summary": check.summary}
+                )
+                self.on_step()
+                return None
+            diff = self.working.diff()
+            decision = self.approve(diff)
+            if decision != "apply":
+                txn.rollback()
+                self.bus.emit("txn.rollback", iteration=iteration, reason=f"user: {decision}")
+                if decision == "skip":
+                    return SolveResult("skipped", iteration, reason="skipped at approval")
+                self.working.reset()
+                self.messages.append(
+                    {
+                        "role": "user",
+                        "content": "The user rejected that change. "
+                        "Propose a different change for the same task: " + opts.task,
+                    }
+                )
+                return None
+            undo_id = txn.commit(opts.task[:200])
+        except BaseException:
+            txn.rollback()
+            raise
+        self.bus.emit("txn.commit", iteration=iteration, undo=undo_id, paths=sorted(changes))
+        self.actions.append({"iteration": iteration, "gates": "passed", "undo": undo_id})
+        self.on_step()
+        return SolveResult("solved", iteration, sorted(changes), diff, first_try=iteration == 1)

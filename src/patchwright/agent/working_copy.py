@@ -1,0 +1,116 @@
+"""The files a task changes, held in memory between the model's replies.
+
+Replies are parsed and applied here, never on disk: only a complete, matched edit set becomes
+a transaction. Successive replies build on the model's previous attempt (the conversation it
+sees), while the disk is restored after every failed gate.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import difflib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from patchwright.edits import (
+    Edit,
+    EditError,
+    Outcome,
+    apply_edits,
+    parse_reply,
+    render_retry_message,
+    resolve_path,
+)
+from patchwright.workspace.textfile import TextFile, encode_text
+
+Reader = Callable[[str], TextFile | None]
+Confiner = Callable[[str], None]
+
+
+@dataclass
+class Attempt:
+    """What became of one reply: ``applied`` paths, or the message to send back."""
+
+    applied: list[str] = field(default_factory=list)
+    feedback: str = ""
+    kind: str = "applied"  # applied | no_edits | failed
+    outcome: Outcome | None = None
+    notes: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.kind == "applied"
+
+
+class WorkingCopy:
+    """Original and current text of every file the model has edited so far."""
+
+    def __init__(self, repo_files: Sequence[str], read: Reader, confine: Confiner) -> None:
+        self._repo_files = list(repo_files)
+        self._read = read
+        self._confine = confine
+        self.originals: dict[str, TextFile | None] = {}
+        self.current: dict[str, str | None] = {}
+
+    def _original_text(self, path: str) -> str | None:
+        if path not in self.originals:
+            self.originals[path] = self._read(path)
+        original = self.originals[path]
+        return None if original is None else original.text
+
+    def text(self, path: str) -> str | None:
+        return self.current[path] if path in self.current else self._original_text(path)
+
+    def _resolve(self, edits: Sequence[Edit]) -> list[Edit]:
+        known = sorted(set(self._repo_files) | set(self.current))
+        resolved: list[Edit] = []
+        for edit in edits:
+            path = resolve_path(edit.path, known, must_exist=edit.kind in ("replace", "delete"))
+            self._confine(path)
+            resolved.append(dataclasses.replace(edit, path=path))
+        return resolved
+
+    def apply_reply(self, reply: str) -> Attempt:
+        parsed = parse_reply(reply, known_files=self._repo_files)
+        if not parsed.edits:
+            errors = "\n".join(f"- {e}" for e in parsed.errors)
+            return Attempt(kind="no_edits", feedback=errors)
+        try:
+            edits = self._resolve(parsed.edits)
+        except (EditError, OSError, ValueError) as exc:
+            return Attempt(kind="failed", feedback=f"{exc}\nUse a path of the repository.")
+        texts = {edit.path: self.text(edit.path) for edit in edits}
+        outcome = apply_edits(edits, texts)
+        if not outcome.ok:
+            return Attempt(kind="failed", feedback=render_retry_message(outcome), outcome=outcome)
+        self.current.update(outcome.new_texts)
+        return Attempt(applied=sorted(outcome.new_texts), outcome=outcome, notes=outcome.notes)
+
+    def changed_paths(self) -> list[str]:
+        return sorted(p for p, text in self.current.items() if text != self._original_text(p))
+
+    def changes(self) -> dict[str, bytes | None]:
+        """New bytes per changed file (None deletes), in each file's own encoding and newlines."""
+        out: dict[str, bytes | None] = {}
+        for path in self.changed_paths():
+            text = self.current[path]
+            out[path] = None if text is None else encode_text(text, self.originals.get(path))
+        return out
+
+    def diff(self) -> str:
+        chunks: list[str] = []
+        for path in self.changed_paths():
+            old = self._original_text(path) or ""
+            new = self.current[path] or ""
+            chunks.extend(
+                difflib.unified_diff(
+                    old.splitlines(keepends=True),
+                    new.splitlines(keepends=True),
+                    f"a/{path}" if self.originals.get(path) else "/dev/null",
+                    f"b/{path}" if self.current[path] is not None else "/dev/null",
+                )
+            )
+        return "".join(line if line.endswith("\n") else line + "\n" for line in chunks)
+
+    def reset(self) -> None:
+        self.current.clear()

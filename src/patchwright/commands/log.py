@@ -1,0 +1,59 @@
+"""``patchwright log``: show the last run, or a given one."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("log")
+    def log_command(
+        run_id: str | None = typer.Argument(
+            None, help="Run id (or a unique prefix); default: last."
+        ),
+        repo: Path = typer.Option(Path("."), "--repo", help="Repository."),
+        as_json: bool = typer.Option(False, "--json", help="Print the run summary as JSON."),
+    ) -> None:
+        """Show what a run did: outcome, files, commit, tokens, and its events."""
+        from rich.console import Console
+
+        from patchwright.agent.record import find_run
+
+        run_dir = find_run(repo.resolve(), run_id)
+        if run_dir is None:
+            what = f"run {run_id!r}" if run_id else "any run"
+            typer.echo(f"error: no record of {what} under {repo}/.patchwright/runs", err=True)
+            raise typer.Exit(2)
+        summary_path = run_dir / "summary.json"
+        summary = json.loads(summary_path.read_text()) if summary_path.is_file() else {}
+        if as_json:
+            typer.echo(json.dumps(summary | {"run_dir": str(run_dir)}))
+            return
+        console = Console()
+        console.print(
+            f"[bold]run {run_dir.name}[/]  outcome: [bold]{summary.get('outcome', '?')}[/]"
+        )
+        for key in (
+            "task",
+            "model",
+            "edit_format",
+            "iterations",
+            "files_changed",
+            "commit",
+            "usage",
+            "cost",
+            "seconds",
+            "reason",
+        ):
+            if summary.get(key) not in (None, "", []):
+                console.print(f"  {key}: {summary[key]}")
+        events = run_dir / "events.jsonl"
+        if events.is_file():
+            console.print("[bold]events[/]")
+            for line in events.read_text().splitlines():
+                event = json.loads(line)
+                details = {k: v for k, v in event.items() if k not in ("kind", "ts")}
+                console.print(f"  {event['kind']:<16} {json.dumps(details)[:160]}", markup=False)

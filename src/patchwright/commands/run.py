@@ -1,0 +1,102 @@
+"""``patchwright run``: one task, end to end."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import typer
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("run")
+    def run_command(
+        task: str | None = typer.Option(None, "--task", "-t", help="What to do."),
+        task_file: Path | None = typer.Option(
+            None, "--task-file", help="Read the task from a file."
+        ),
+        repo: Path = typer.Option(Path("."), "--repo", help="Repository to work in."),
+        model: str | None = typer.Option(
+            None, "--model", "-m", help="Model, e.g. local:qwen2.5-coder-1.5b."
+        ),
+        test_cmd: str | None = typer.Option(
+            None, "--test-cmd", help="Test command (default: detected)."
+        ),
+        max_iter: int | None = typer.Option(
+            None, "--max-iter", min=1, help="Iterations (default 4)."
+        ),
+        edit_format: str | None = typer.Option(
+            None, "--edit-format", help="auto|diff|whole|udiff."
+        ),
+        include: list[str] = typer.Option(
+            [], "--include", help="Always show this file to the model."
+        ),
+        branch: bool = typer.Option(
+            False, "--branch", help="Work on a new patchwright/<task> branch."
+        ),
+        no_git: bool = typer.Option(
+            False, "--no-git", help="Plain directory: no git, journal only."
+        ),
+        no_commit: bool = typer.Option(
+            False, "--no-commit", help="Leave the verified change uncommitted."
+        ),
+        yes: bool = typer.Option(
+            False, "--yes", "-y", help="Apply verified changes without asking."
+        ),
+        approve_timeout: float | None = typer.Option(
+            None, "--approve-timeout", help="Apply after S seconds without an answer."
+        ),
+        push: bool = typer.Option(False, "--push", help="Push the branch after committing."),
+        pr: bool = typer.Option(False, "--pr", help="Open a pull request (gh or GITHUB_TOKEN)."),
+        as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="Print only the result."),
+        record: Path | None = typer.Option(
+            None, "--record", help="Record model replies to a JSONL file."
+        ),
+    ) -> None:
+        """Do one task: find the code, edit it, prove it with gates, commit — or restore the repo."""
+        from patchwright.modes.run_cli import execute
+
+        text = _read_task(task, task_file)
+        code = execute(
+            text,
+            repo=repo,
+            model=model,
+            test_cmd=test_cmd,
+            max_iter=max_iter,
+            edit_format=edit_format,
+            include=include,
+            branch=branch,
+            no_git=no_git,
+            no_commit=no_commit,
+            yes=yes,
+            approve_timeout=approve_timeout,
+            push=push,
+            pr=pr,
+            as_json=as_json,
+            quiet=quiet,
+            record=record,
+        )
+        raise typer.Exit(code)
+
+
+def _read_task(task: str | None, task_file: Path | None) -> str:
+    if (task is None) == (task_file is None):
+        _usage("give exactly one of --task TEXT or --task-file FILE")
+    if task_file is not None:
+        try:
+            task = task_file.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            _usage(f"--task-file {task_file}: cannot read it ({exc})")
+    assert task is not None
+    if not task.strip():
+        _usage("the task is empty")
+    return task.strip()
+
+
+def _usage(message: str) -> None:
+    typer.echo(
+        json.dumps({"error": message}) if "--json" in sys.argv else f"error: {message}", err=True
+    )
+    raise typer.Exit(2)

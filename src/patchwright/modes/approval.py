@@ -1,0 +1,82 @@
+"""Asking the user to approve a verified change: apply / open in $EDITOR / regenerate / skip.
+
+``--yes`` approves everything; ``--approve-timeout S`` proceeds after S seconds without an
+answer (PyOB's human checkpoint). Without a terminal and without either, the run refuses to
+start rather than hang (see :func:`check_can_approve`).
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import shlex
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from rich.console import Console
+from rich.syntax import Syntax
+
+from patchwright.agent.loop import Decision
+
+
+class ApprovalUnavailable(Exception):
+    """No way to ask: not a terminal, no --yes, no --approve-timeout."""
+
+
+def check_can_approve(yes: bool, timeout: float | None) -> None:
+    if yes or timeout is not None or sys.stdin.isatty():
+        return
+    raise ApprovalUnavailable(
+        "standard input is not a terminal, so the change cannot be approved interactively; "
+        "pass --yes to apply verified changes unattended, or --approve-timeout S"
+    )
+
+
+def _read_answer(timeout: float | None) -> str | None:
+    if timeout is not None:
+        ready, _, _ = select.select([sys.stdin], [], [], timeout)
+        if not ready:
+            return None
+    line = sys.stdin.readline()
+    return line.strip().lower() if line else "s"
+
+
+def make_approver(
+    console: Console,
+    *,
+    yes: bool,
+    timeout: float | None,
+    root: Path,
+    paths: Callable[[], Sequence[str]],
+) -> Callable[[str], Decision]:
+    """An approver for :class:`patchwright.agent.loop.Solver`."""
+
+    def approve(diff: str) -> Decision:
+        if yes:
+            return "apply"
+        if not sys.stdin.isatty() and timeout is not None:
+            console.print(f"[dim]no terminal: approving after the {timeout:g}s timeout[/]")
+            return "apply"
+        console.print(Syntax(diff, "diff", theme="ansi_dark", word_wrap=True))
+        while True:
+            console.print(
+                "[bold]Apply this change?[/] [a]pply / [e]dit / [r]egenerate / [s]kip ", end=""
+            )
+            answer = _read_answer(timeout)
+            if answer is None:
+                console.print(f"\n[dim]no answer in {timeout:g}s: applying[/]")
+                return "apply"
+            if answer in ("a", "apply", "y", "yes", ""):
+                return "apply"
+            if answer in ("r", "regenerate"):
+                return "regenerate"
+            if answer in ("s", "skip", "n", "no"):
+                return "skip"
+            if answer in ("e", "edit"):
+                editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+                subprocess.call([*shlex.split(editor), *[str(root / p) for p in paths()]])
+                return "apply"
+
+    return approve

@@ -1,0 +1,81 @@
+"""The live status line of a run: phase, iteration, tokens streamed, tokens/s, elapsed."""
+
+from __future__ import annotations
+
+import time
+from types import TracebackType
+
+from rich.console import Console
+from rich.status import Status
+
+from patchwright.events import Event
+
+
+class Progress:
+    """Listens to run events and streamed tokens; renders one spinner line on stderr."""
+
+    def __init__(self, console: Console, enabled: bool = True) -> None:
+        self.console = console
+        self.enabled = enabled and console.is_terminal
+        self.phase = "starting"
+        self.iteration = 0
+        self.tokens = 0
+        self._gen_started: float | None = None
+        self._started = time.monotonic()
+        self._status: Status | None = None
+
+    def __enter__(self) -> Progress:
+        if self.enabled:
+            self._status = self.console.status(self._line())
+            self._status.__enter__()
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self._status is not None:
+            self._status.__exit__(exc_type, exc, tb)
+            self._status = None
+
+    def _line(self) -> str:
+        elapsed = time.monotonic() - self._started
+        rate = ""
+        if self._gen_started is not None and self.tokens:
+            span = max(time.monotonic() - self._gen_started, 1e-6)
+            rate = f" · {self.tokens / span:.1f} tok/s"
+        it = f"iteration {self.iteration} · " if self.iteration else ""
+        return f"[bold]{self.phase}[/] · {it}{self.tokens} tokens{rate} · {elapsed:.0f}s"
+
+    def _refresh(self) -> None:
+        if self._status is not None:
+            self._status.update(self._line())
+
+    def on_token(self, _text: str) -> None:
+        if self._gen_started is None:
+            self._gen_started = time.monotonic()
+        self.tokens += 1
+        self._refresh()
+
+    def on_event(self, event: Event) -> None:
+        kind = event.kind
+        if kind == "iteration.start":
+            self.iteration = int(event.data.get("iteration", 0))
+        phases = {
+            "model.request": "thinking",
+            "model.reply": "applying edits",
+            "txn.write": "verifying",
+            "gate.result": "verifying",
+            "baseline.start": "taking the baseline",
+            "context.built": "building context",
+            "git.commit": "committing",
+        }
+        if kind in phases:
+            self.phase = phases[kind]
+            if kind == "model.request":
+                self._gen_started = None
+        if kind == "gate.result" and not self.enabled and event.data.get("status") == "failed":
+            return
+        self._refresh()

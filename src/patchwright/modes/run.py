@@ -1,0 +1,221 @@
+"""``patchwright run``: one task, end to end — context, reply, edits, gates, repair, commit —
+or the repository left exactly as it was."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from rich.console import Console
+
+from patchwright.agent.commit_message import write_commit_message
+from patchwright.agent.context import ContextRequest, build_context
+from patchwright.agent.edit_format import choose_format
+from patchwright.agent.loop import SolveOptions, Solver
+from patchwright.agent.prompts import render
+from patchwright.agent.record import RunRecord
+from patchwright.agent.working_copy import WorkingCopy
+from patchwright.events import Event, EventBus
+from patchwright.llm import Model
+from patchwright.modes.approval import make_approver
+from patchwright.modes.checker import GateChecker
+from patchwright.modes.setup import RunError, Workspace, open_workspace, read_repo_texts
+from patchwright.sandbox import Sandbox
+from patchwright.verify import take_baseline
+from patchwright.workspace.transaction import Transaction
+
+Outcome = Literal["solved", "failed", "error", "interrupted"]
+
+
+@dataclass
+class RunOptions:
+    repo: Path
+    task: str
+    model: str = "local:qwen2.5-coder-1.5b"
+    test_cmd: str | None = None
+    max_iter: int = 4
+    edit_format: str = "auto"
+    include: list[str] = field(default_factory=list)
+    branch: bool = False
+    no_git: bool = False
+    no_commit: bool = False
+    yes: bool = False
+    approve_timeout: float | None = None
+    push: bool = False
+    pr: bool = False
+    record: Path | None = None
+    fallback: list[str] = field(default_factory=list)
+    max_cost: float | None = None
+    context_tokens: int | None = None
+
+
+@dataclass
+class RunSummary:
+    outcome: Outcome
+    run_id: str
+    iterations: int = 0
+    files_changed: list[str] = field(default_factory=list)
+    commit: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float = 0.0
+    seconds: float = 0.0
+    reason: str = ""
+    diff: str = ""
+    first_try: bool = False
+    edit_format: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "outcome": self.outcome,
+            "iterations": self.iterations,
+            "files_changed": self.files_changed,
+            "commit": self.commit,
+            "usage": {
+                "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens,
+            },
+            "cost": round(self.cost, 6),
+            "seconds": round(self.seconds, 3),
+            "run_id": self.run_id,
+        }
+
+
+class _Usage:
+    def __init__(self, summary: RunSummary) -> None:
+        self.summary = summary
+
+    def __call__(self, event: Event) -> None:
+        if event.kind == "model.reply":
+            self.summary.prompt_tokens += int(event.data.get("prompt_tokens") or 0)
+            self.summary.completion_tokens += int(event.data.get("completion_tokens") or 0)
+            self.summary.cost += float(event.data.get("cost") or 0.0)
+
+
+def _context_budget(model: Model, opts: RunOptions, reply_tokens: int) -> int:
+    if opts.context_tokens:
+        return opts.context_tokens
+    window = max(model.context_window, 4096)
+    budget = int(window * 0.6) - reply_tokens
+    if model.name.startswith("local:"):
+        budget = min(budget, 3000)  # prefill costs ~25 ms a token on 2 cores: keep prompts lean
+    return max(1000, min(budget, 24000))
+
+
+def _solve(
+    ws: Workspace, opts: RunOptions, bus: EventBus, console: Console, record: RunRecord
+) -> tuple[Solver, Any, str]:
+    sandbox = Sandbox(ws.root)
+    bus.emit("baseline.start")
+    baseline = take_baseline(ws.root, sandbox, test_cmd=ws.test_cmd)
+    bus.emit("baseline.done", failing=len(ws.baseline_failures(baseline)))
+    texts = read_repo_texts(ws.root)
+    reply_tokens = 2048
+    req = ContextRequest(
+        task=opts.task,
+        texts=texts,
+        budget_tokens=_context_budget(ws.model, opts, reply_tokens),
+        include=opts.include,
+        failure_output=ws.failure_output(baseline),
+        index_ranked=ws.index_ranked(opts.task),
+        repo_map=ws.repo_map(opts.task),
+    )
+    ctx = build_context(ws.root, req)
+    fmt = choose_format(opts.edit_format, ws.model.name, [t.count("\n") for t in ctx_texts(ctx)])
+    bus.emit("context.built", files=ctx.paths, omitted=ctx.omitted, tokens=ctx.tokens, fmt=fmt)
+    working = WorkingCopy(sorted(texts), ws.read_file, ws.confine)
+    solver = Solver(
+        model=ws.model,
+        working=working,
+        checker=GateChecker(ws.root, sandbox, baseline, bus, ws.test_cmd),
+        new_txn=lambda: Transaction(ws.root),
+        bus=bus,
+        approve=make_approver(
+            console,
+            yes=opts.yes,
+            timeout=opts.approve_timeout,
+            root=ws.root,
+            paths=working.changed_paths,
+        ),
+        on_token=ws.on_token,
+    )
+    solver.on_step = lambda: record.write_trajectory(list(solver.messages), solver.actions)  # type: ignore[arg-type]
+    solver.messages.extend(
+        [
+            {"role": "system", "content": render("system", fmt=fmt)},
+            {
+                "role": "user",
+                "content": render(
+                    "task",
+                    task=opts.task,
+                    files=ctx.files,
+                    omitted=ctx.omitted,
+                    memory=ctx.memory,
+                    memory_sources=ctx.memory_sources,
+                    repo_map=ctx.repo_map,
+                    failures=ws.failure_output(baseline)[-3000:],
+                    fmt=fmt,
+                ),
+            },
+        ]
+    )
+    return solver, SolveOptions(opts.task, fmt, opts.max_iter, reply_tokens=reply_tokens), fmt
+
+
+def ctx_texts(ctx: Any) -> list[str]:
+    return [f.text for f in ctx.files]
+
+
+def run_task(
+    opts: RunOptions, *, bus: EventBus, console: Console, on_token: Any = None
+) -> RunSummary:
+    """Run one task; raises :class:`RunError` for usage/configuration problems (exit 2)."""
+    started = time.monotonic()
+    ws = open_workspace(opts, bus, on_token)
+    record = RunRecord(ws.root, redact=ws.redact)
+    summary = RunSummary("failed", record.run_id)
+    bus.subscribe(record.on_event)
+    bus.subscribe(_Usage(summary))
+    bus.emit("run.start", run_id=record.run_id, task=opts.task, model=ws.model.name)
+    try:
+        solver, solve_opts, summary.edit_format = _solve(ws, opts, bus, console, record)
+        result = solver.solve(solve_opts)
+        summary.iterations, summary.reason = result.iterations, result.reason
+        summary.first_try = result.first_try
+        if result.outcome == "solved":
+            summary.outcome, summary.files_changed, summary.diff = (
+                "solved",
+                result.files_changed,
+                result.diff,
+            )
+            if not opts.no_commit:
+                message = write_commit_message(ws.model, opts.task, result.diff)
+                summary.commit = ws.commit(message, result.files_changed, summary.notes)
+                ws.publish(opts, message, summary.notes)
+    except KeyboardInterrupt:
+        summary.outcome, summary.reason = (
+            "interrupted",
+            "interrupted by the user; repository restored",
+        )
+    except RunError:
+        raise
+    except Exception as exc:  # a crash must still leave a record and a restored repo
+        summary.outcome, summary.reason = "error", f"{type(exc).__name__}: {exc}"
+    finally:
+        summary.seconds = time.monotonic() - started
+        bus.emit("run.end", **summary.to_json(), reason=summary.reason, notes=summary.notes)
+        record.write_summary(
+            {
+                **summary.to_json(),
+                "reason": summary.reason,
+                "diff": summary.diff,
+                "edit_format": summary.edit_format,
+                "notes": summary.notes,
+                "task": opts.task,
+                "model": ws.model.name,
+            }
+        )
+    return summary

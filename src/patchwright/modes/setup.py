@@ -1,0 +1,179 @@
+"""Everything a run needs before the first prompt: the repository checked and recovered, git
+state understood, the model built, files readable, the index consulted when it exists."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from patchwright.events import EventBus
+from patchwright.llm import Model, ModelError, make_model, redact
+from patchwright.verify import Baseline, detect_test_command
+from patchwright.workspace.errors import BinaryFileError
+from patchwright.workspace.files import list_files
+from patchwright.workspace.git import GitError, GitRepo
+from patchwright.workspace.paths import confine
+from patchwright.workspace.textfile import TextFile, read_text_file
+from patchwright.workspace.transaction import recover
+
+if TYPE_CHECKING:
+    from patchwright.modes.run import RunOptions
+
+
+class RunError(Exception):
+    """A usage or configuration problem: the run did not start (exit code 2)."""
+
+
+@dataclass
+class Workspace:
+    root: Path
+    model: Model
+    git: GitRepo | None
+    test_cmd: str | None
+    on_token: Callable[[str], None] | None = None
+    dirty: set[str] = field(default_factory=set)
+    base_branch: str | None = None
+
+    def read_file(self, path: str) -> TextFile | None:
+        target = confine(self.root, path)
+        if not target.exists():
+            return None
+        return read_text_file(target)
+
+    def confine(self, path: str) -> None:
+        confine(self.root, path)
+
+    @staticmethod
+    def redact(text: str) -> str:
+        return redact(text)
+
+    @staticmethod
+    def failure_output(baseline: Baseline) -> str:
+        return baseline.failure_output
+
+    @staticmethod
+    def baseline_failures(baseline: Baseline) -> list[str]:
+        return sorted(baseline.failing_tests)
+
+    def _index(self) -> Any:
+        if not (self.root / ".patchwright" / "cache").is_dir():
+            return None
+        try:
+            from patchwright.index import RepoIndex
+
+            index = RepoIndex(self.root)
+            index.update()
+            return index
+        except Exception:  # the index is an accelerator; a broken cache must not stop a run
+            return None
+
+    def index_ranked(self, task: str) -> list[str]:
+        index = self._index()
+        return [] if index is None else [f.path for f in index.locate(task, k=10).files]
+
+    def repo_map(self, task: str) -> str:
+        index = self._index()
+        if index is None:
+            return ""
+        focus = [f.path for f in index.locate(task, k=5).files]
+        return str(index.repo_map(focus=focus, tokens=600))
+
+    def commit(self, message: str, paths: list[str], notes: list[str]) -> str | None:
+        if self.git is None:
+            return None
+        touched_dirty = sorted(set(paths) & self.dirty)
+        if touched_dirty:
+            notes.append(
+                "not committed: you had uncommitted changes in "
+                + ", ".join(touched_dirty)
+                + "; the change is on disk — review and commit it yourself"
+            )
+            return None
+        try:
+            return self.git.commit(message, paths)
+        except GitError as exc:
+            notes.append(f"commit failed: {exc}; the change is on disk")
+            return None
+
+    def publish(self, opts: RunOptions, message: str, notes: list[str]) -> None:
+        if self.git is None or not (opts.push or opts.pr):
+            return
+        from patchwright.modes.publish import open_pr, push
+
+        branch = self.git.current_branch() or "HEAD"
+        ok, text = push(self.root, branch)
+        notes.append(text)
+        if ok and opts.pr:
+            notes.append(
+                open_pr(
+                    self.root,
+                    branch,
+                    self.base_branch or "main",
+                    message,
+                    f"Task: {opts.task}\n\nMade by patchwright.",
+                )[1]
+            )
+
+
+def slug(task: str) -> str:
+    words = re.sub(r"[^a-z0-9]+", "-", task.lower()).strip("-")
+    return words[:40].rstrip("-") or "task"
+
+
+def _open_git(
+    root: Path, opts: RunOptions, bus: EventBus
+) -> tuple[GitRepo | None, set[str], str | None]:
+    if opts.no_git:
+        return None, set(), None
+    repo = GitRepo(root)
+    if not repo.is_repo:
+        bus.emit("git.absent", message="not a git repository: working without git")
+        return None, set(), None
+    branch = repo.current_branch()
+    if branch is None and not opts.branch:
+        raise RunError(
+            "HEAD is detached: check out a branch first, or pass --branch to work on a new "
+            "patchwright/<task> branch"
+        )
+    repo.ensure_excluded()
+    dirty = set(repo.dirty_files())
+    if opts.branch:
+        name = f"patchwright/{slug(opts.task)}"
+        repo.create_branch(name)
+        bus.emit("git.branch", branch=name)
+    return repo, dirty, branch
+
+
+def open_workspace(opts: RunOptions, bus: EventBus, on_token: Any = None) -> Workspace:
+    root = opts.repo.expanduser().resolve()
+    if not root.is_dir():
+        raise RunError(f"--repo {opts.repo}: not a directory")
+    recovered = recover(root)
+    if recovered:
+        bus.emit("txn.recovered", transactions=recovered)
+    try:
+        git, dirty, base = _open_git(root, opts, bus)
+    except GitError as exc:
+        raise RunError(str(exc)) from exc
+    try:
+        model = make_model(opts.model, fallback=opts.fallback, record=opts.record)
+    except ModelError as exc:
+        raise RunError(str(exc)) from exc
+    test_cmd = opts.test_cmd or detect_test_command(root)
+    return Workspace(root, model, git, test_cmd, on_token, dirty, base)
+
+
+def read_repo_texts(root: Path, *, max_file_bytes: int = 512 * 1024) -> dict[str, str]:
+    """Readable text files of the repository (binary and over-size files left out)."""
+    texts: dict[str, str] = {}
+    for entry in list_files(root, max_file_bytes=max_file_bytes):
+        if entry.binary or entry.too_large:
+            continue
+        try:
+            texts[entry.path] = read_text_file(root / entry.path).text
+        except (BinaryFileError, OSError, UnicodeError):
+            continue
+    return texts

@@ -1,0 +1,109 @@
+"""Real git repositories in temp dirs and scripted model replies for end-to-end runs."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+BUGGY = '''"""Prices and discounts."""
+
+
+def apply_discount(price: float, percent: float) -> float:
+    """Return the price after taking ``percent`` (0-100) off it."""
+    return price * percent / 100
+'''
+
+FIXED = BUGGY.replace("return price * percent / 100", "return price * (1 - percent / 100)")
+
+TEST = """from shop.pricing import apply_discount
+
+
+def test_quarter_off() -> None:
+    assert apply_discount(200.0, 25) == 150.0
+
+
+def test_zero() -> None:
+    assert apply_discount(80.0, 0) == 80.0
+"""
+
+PYPROJECT = """[project]
+name = "shop"
+version = "0.1.0"
+
+[tool.pytest.ini_options]
+testpaths = ["tests"]
+pythonpath = ["."]
+"""
+
+
+def git(repo: Path, *args: str) -> str:
+    proc = subprocess.run(
+        ["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return proc.stdout
+
+
+@pytest.fixture
+def shop_repo(tmp_path: Path) -> Path:
+    """A git repo with a one-line bug in shop/pricing.py and a failing test."""
+    repo = tmp_path / "shop"
+    (repo / "shop").mkdir(parents=True)
+    (repo / "tests").mkdir()
+    (repo / "pyproject.toml").write_text(PYPROJECT)
+    (repo / "shop" / "__init__.py").write_text("")
+    (repo / "shop" / "pricing.py").write_text(BUGGY)
+    (repo / "tests" / "test_pricing.py").write_text(TEST)
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "-m", "initial")
+    return repo
+
+
+def fingerprint(repo: Path) -> dict[str, str]:
+    """Hashes of every file outside .git and .patchwright (byte-identity checks)."""
+    out: dict[str, str] = {}
+    for path in sorted(repo.rglob("*")):
+        rel = path.relative_to(repo).as_posix()
+        if (
+            path.is_file()
+            and not rel.startswith((".git/", ".patchwright/"))
+            and "__pycache__" not in rel
+            and ".pytest_cache" not in rel
+        ):
+            out[rel] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return out
+
+
+class Shop:
+    """The shop repo's texts and helpers, handed to tests as a fixture."""
+
+    BUGGY = BUGGY
+    FIXED = FIXED
+    git = staticmethod(git)
+    fingerprint = staticmethod(fingerprint)
+
+
+@pytest.fixture
+def shop() -> type[Shop]:
+    return Shop
+
+
+@pytest.fixture
+def script(tmp_path: Path) -> Callable[[list[str]], Path]:
+    """Writes scripted model replies (one JSON object per line) and returns the file."""
+
+    def write(replies: list[str]) -> Path:
+        path = tmp_path / "replies.jsonl"
+        path.write_text("".join(json.dumps({"content": r}) + "\n" for r in replies))
+        return path
+
+    return write

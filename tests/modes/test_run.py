@@ -1,0 +1,222 @@
+"""``patchwright run`` end to end on real git repos, with scripted model replies."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from typer.testing import CliRunner
+
+from patchwright.cli import app
+
+TASK = "tests/test_pricing.py fails: apply_discount returns the discount, not the price. Fix it."
+
+
+def sr(search: str, replace: str, path: str = "shop/pricing.py") -> str:
+    return f"Fix:\n\n{path}\n```python\n<<<<<<< SEARCH\n{search}\n=======\n{replace}\n>>>>>>> REPLACE\n```\n"
+
+
+def whole(text: str, path: str = "shop/pricing.py") -> str:
+    return f"{path}\n```python\n{text}```\n"
+
+
+def run(repo: Path, replies: Path, *extra: str) -> tuple[int, dict[str, object]]:
+    result = CliRunner().invoke(
+        app,
+        [
+            "run",
+            "--repo",
+            str(repo),
+            "--task",
+            TASK,
+            "--model",
+            f"scripted:{replies}",
+            "--yes",
+            "--json",
+            *extra,
+        ],
+    )
+    lines = [line for line in result.stdout.splitlines() if line.strip()]
+    assert len(lines) == 1, result.output
+    return result.exit_code, json.loads(lines[0])
+
+
+def test_failing_test_is_fixed_and_committed(
+    shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
+) -> None:
+    replies = script(
+        [
+            sr("    return price * percent / 100", "    return price * (1 - percent / 100)"),
+            "fix(pricing): return the discounted price",
+        ]
+    )
+    code, out = run(shop_repo, replies)
+    assert code == 0, out
+    assert out["outcome"] == "solved" and out["iterations"] == 1
+    assert out["files_changed"] == ["shop/pricing.py"]
+    assert (shop_repo / "shop" / "pricing.py").read_text() == shop.FIXED
+    assert (
+        shop.git(shop_repo, "log", "-1", "--format=%s").strip()
+        == "fix(pricing): return the discounted price"
+    )
+    assert out["commit"] == shop.git(shop_repo, "rev-parse", "HEAD").strip()
+    assert shop.git(shop_repo, "status", "--porcelain").strip() == ""
+
+
+def test_syntax_error_is_repaired_on_the_second_iteration(
+    shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
+) -> None:
+    broken = shop.FIXED.replace(
+        "return price * (1 - percent / 100)", "return price * (1 - percent / 100"
+    )
+    replies = script([whole(broken), whole(shop.FIXED), "fix: correct discount"])
+    code, out = run(shop_repo, replies, "--edit-format", "whole")
+    assert code == 0, out
+    assert out["iterations"] == 2
+    assert (shop_repo / "shop" / "pricing.py").read_text() == shop.FIXED
+    trajectory = next((shop_repo / ".patchwright" / "runs").iterdir()) / "trajectory.json"
+    messages = json.loads(trajectory.read_text())["messages"]
+    repair = [m["content"] for m in messages if m["role"] == "user"][1]
+    assert TASK in repair  # the repair prompt carries the original goal
+    assert "pricing.py" in repair
+
+
+def test_unmatched_search_gets_did_you_mean_and_is_corrected(
+    shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
+) -> None:
+    replies = script(
+        [
+            sr("    return price * rate / 100", "    return price * (1 - rate / 100)"),
+            sr("    return price * percent / 100", "    return price * (1 - percent / 100)"),
+            "fix: discount",
+        ]
+    )
+    code, out = run(shop_repo, replies)
+    assert code == 0, out
+    assert out["iterations"] == 1  # the correction did not burn an iteration
+    trajectory = next((shop_repo / ".patchwright" / "runs").iterdir()) / "trajectory.json"
+    messages = json.loads(trajectory.read_text())["messages"]
+    feedback = [m["content"] for m in messages if m["role"] == "user"][1]
+    assert "return price * percent / 100" in feedback  # the closest actual lines are shown
+
+
+def test_nothing_works_restores_the_repo_byte_for_byte(
+    shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
+) -> None:
+    before = shop.fingerprint(shop_repo)
+    head = shop.git(shop_repo, "rev-parse", "HEAD")
+    wrong = shop.BUGGY.replace("return price * percent / 100", "return price - percent")
+    replies = script([whole(wrong), whole(wrong + "\n"), whole(wrong.replace("-", "+"))])
+    code, out = run(shop_repo, replies, "--edit-format", "whole", "--max-iter", "2")
+    assert code == 1
+    assert out["outcome"] == "failed"
+    assert shop.fingerprint(shop_repo) == before
+    assert shop.git(shop_repo, "rev-parse", "HEAD") == head
+
+
+def test_usage_errors_exit_2(
+    shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
+) -> None:
+    runner = CliRunner()
+    assert runner.invoke(app, ["run", "--repo", str(shop_repo)]).exit_code == 2
+    missing = runner.invoke(
+        app,
+        [
+            "run",
+            "--repo",
+            str(shop_repo / "nope"),
+            "--task",
+            "x",
+            "--yes",
+            "--model",
+            f"scripted:{script(['x'])}",
+        ],
+    )
+    assert missing.exit_code == 2
+    bad_model = runner.invoke(
+        app,
+        ["run", "--repo", str(shop_repo), "--task", "x", "--yes", "--model", "nosuchprovider:abc"],
+    )
+    assert bad_model.exit_code == 2
+
+
+def test_without_a_terminal_and_without_yes_it_refuses_to_start(
+    shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
+) -> None:
+    result = CliRunner().invoke(
+        app,
+        ["run", "--repo", str(shop_repo), "--task", TASK, "--model", f"scripted:{script(['x'])}"],
+    )
+    assert result.exit_code == 2
+    assert "--yes" in result.output
+
+
+def test_ctrl_c_mid_run_restores_and_exits_3(
+    shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
+) -> None:
+    slow_test = shop_repo / "tests" / "test_slow.py"
+    slow_test.write_text("import time\n\n\ndef test_slow() -> None:\n    time.sleep(30)\n")
+    shop.git(shop_repo, "add", "-A")
+    shop.git(shop_repo, "commit", "-q", "-m", "slow test")
+    before = shop.fingerprint(shop_repo)
+    replies = script(
+        [sr("    return price * percent / 100", "    return price * (1 - percent / 100)"), "fix: x"]
+    )
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "patchwright",
+            "run",
+            "--repo",
+            str(shop_repo),
+            "--task",
+            TASK,
+            "--model",
+            f"scripted:{replies}",
+            "--yes",
+            "--json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ},
+    )
+    deadline = time.monotonic() + 60
+    written = False
+    while time.monotonic() < deadline and not written:
+        time.sleep(0.2)
+        for events in (shop_repo / ".patchwright" / "runs").glob("*/events.jsonl"):
+            written = '"txn.write"' in events.read_text()
+    assert written, "the change was never written"
+    assert (shop_repo / "shop" / "pricing.py").read_text() == shop.FIXED  # on disk while gating
+    proc.send_signal(signal.SIGINT)
+    stdout, _ = proc.communicate(timeout=60)
+    assert proc.returncode == 3
+    assert json.loads(stdout.strip().splitlines()[-1])["outcome"] == "interrupted"
+    assert shop.fingerprint(shop_repo) == before
+
+
+def test_log_shows_the_last_run(
+    shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
+) -> None:
+    replies = script(
+        [sr("    return price * percent / 100", "    return price * (1 - percent / 100)"), "fix: d"]
+    )
+    _code, out = run(shop_repo, replies)
+    result = CliRunner().invoke(app, ["log", "--repo", str(shop_repo), "--json"])
+    assert result.exit_code == 0
+    summary = json.loads(result.stdout)
+    assert summary["run_id"] == out["run_id"]
+    assert summary["outcome"] == "solved"
+    events = Path(summary["run_dir"]) / "events.jsonl"
+    kinds = [json.loads(line)["kind"] for line in events.read_text().splitlines()]
+    assert kinds[0] == "run.start" and kinds[-1] == "run.end"
+    assert "gate.result" in kinds and "txn.commit" in kinds
