@@ -1,0 +1,429 @@
+"""Crash-safe multi-file transactions.
+
+::
+
+    with Transaction(root) as tx:
+        tx.stage({"src/a.py": new_a, "old.txt": None})   # None = delete
+        tx.write()              # files are new on disk, journaled, still revocable
+        run_gates()             # an exception here rolls everything back
+        tx.commit("fix parser") # undo entry pushed; returns its id
+
+Leaving the ``with`` block normally commits anything not yet finished (like ``sqlite3``);
+an exception rolls back. ``recover(root)`` — run at every start — rolls back every
+transaction a dead process left behind, so each touched file set is all-old, or all-new
+when the process died after the commit point. See :mod:`patchwright.workspace.journal`
+for the on-disk format and :mod:`patchwright.workspace.undo` for ``undo``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import secrets
+import shutil
+import stat
+import time
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from types import TracebackType
+
+from patchwright.workspace import journal as jr
+from patchwright.workspace.atomic import (
+    atomic_write,
+    fsync_dir,
+    fsync_dirs,
+    remove_file,
+    temp_path_for,
+)
+from patchwright.workspace.errors import PathEscapeError, TransactionError
+from patchwright.workspace.exclude import ensure_patchwright_excluded
+from patchwright.workspace.paths import confine
+
+__all__ = ["Transaction", "TransactionError", "recover", "undo"]
+
+_PROTECTED = frozenset({".git", jr.STATE_DIR})
+_last_ns = 0
+
+
+def _next_ns() -> int:
+    """Strictly increasing nanosecond stamp (orders undo entries by commit time)."""
+    global _last_ns
+    _last_ns = max(time.time_ns(), _last_ns + 1)
+    return _last_ns
+
+
+def _read_current(path: Path) -> tuple[bool, int | None, bytes]:
+    """(exists, mode bits, bytes) of the file at ``path`` now."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return False, None, b""
+    if not stat.S_ISREG(info.st_mode):
+        raise TransactionError(f"{path} is not a regular file; patchwright only edits files")
+    return True, info.st_mode & 0o7777, path.read_bytes()
+
+
+Change = tuple[bytes | None, int | None]  # (new bytes or None = delete, mode or None = keep)
+
+
+class Transaction:
+    """All-or-nothing change of several files under ``root``, journaled for crash recovery."""
+
+    def __init__(self, root: Path, *, keep_undo: int = 100) -> None:
+        self.root = Path(root).resolve()
+        if not self.root.is_dir():
+            raise TransactionError(f"repository root {root} is not a directory")
+        self.id = f"{time.time_ns():020d}-{secrets.token_hex(4)}"
+        self.keep_undo = keep_undo
+        self.state = "open"  # open | committed | rolled_back
+        self._kind = "change"
+        self._consumes: list[str] = []
+        self._pending: dict[str, Change] = {}
+        self._records: dict[str, jr.FileRecord] = {}
+        self._created_dirs: list[str] = []
+        self._pack_size = 0
+        self._dir: Path | None = None
+        self._lock_fd: int | None = None
+        self._label = ""
+
+    # -- public API -------------------------------------------------------------------
+
+    @property
+    def touched(self) -> list[str]:
+        """Repository-relative paths staged or written so far."""
+        return sorted(set(self._records) | set(self._pending))
+
+    def stage(self, changes: Mapping[str, bytes | None]) -> None:
+        """Queue new contents (``None`` = delete) for :meth:`write`; validates every path first
+        (raises :class:`PathEscapeError` / :class:`TransactionError`, staging nothing)."""
+        self._check_open()
+        keyed = {self._key(rel): (content, None) for rel, content in changes.items()}
+        self._pending.update(keyed)
+
+    def write(self) -> None:
+        """Journal, then put every staged change on disk atomically. On failure the whole
+        transaction is rolled back and :class:`TransactionError` is raised."""
+        self._check_open()
+        pending = self._journal(self._pending)
+        self._pending = {}
+        if not pending:
+            return
+        try:
+            self._apply(pending)
+        except Exception as exc:
+            self.rollback()
+            raise TransactionError(f"writing files failed, all changes rolled back: {exc}") from exc
+        except BaseException:
+            self.rollback()
+            raise
+
+    def rollback(self) -> None:
+        """Restore every touched file byte-for-byte (mode kept; created files and folders
+        removed) and drop the journal. A second call does nothing."""
+        if self.state == "rolled_back":
+            return
+        if self.state == "committed":
+            raise TransactionError("transaction already committed; use undo() to revert it")
+        self._pending = {}
+        if self._dir is not None:
+            _restore(self.root, self._dir, self._manifest())
+            jr.discard(self._dir)
+        self._release()
+        self.state = "rolled_back"
+
+    def commit(self, label: str = "") -> str:
+        """Finalise: writes anything still staged, pushes an undo entry and returns its id
+        (``""`` when nothing changed)."""
+        self._check_open()
+        if self._pending:
+            self.write()
+        self._label = label or self._label
+        if self._dir is None or not self._records:
+            if self._dir is not None:
+                jr.discard(self._dir)
+            if self._kind == "undo":  # files already as wanted: just drop the entries
+                _finish_undo(self.root, None, self._manifest())
+            self._release()
+            self.state = "committed"
+            return ""
+        manifest = self._manifest()
+        if label:
+            jr.write_manifest(self._dir, manifest)
+        entry = self._commit_undo(manifest) if self._kind == "undo" else self._commit_change()
+        self.state = "committed"
+        return entry
+
+    def __enter__(self) -> Transaction:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        if self.state != "open":
+            return
+        if exc_type is None:
+            self.commit()
+        else:
+            self.rollback()
+
+    # -- internals --------------------------------------------------------------------
+
+    def _check_open(self) -> None:
+        if self.state != "open":
+            raise TransactionError(f"transaction {self.id} is already {self.state}")
+
+    def _key(self, rel: str) -> str:
+        target = confine(self.root, rel)
+        if target == self.root:
+            raise PathEscapeError(f"path {rel!r} names the repository root, not a file")
+        key = target.relative_to(self.root).as_posix()
+        if _PROTECTED & set(key.split("/")):
+            raise TransactionError(
+                f"refusing to write {rel!r}: .git/ and .patchwright/ are not editable"
+            )
+        if target.is_dir():
+            raise TransactionError(f"{rel!r} is a directory; stage files, not directories")
+        for parent in target.parents:
+            if parent == self.root:
+                break
+            if parent.exists() and not parent.is_dir():
+                raise TransactionError(f"cannot write {rel!r}: {parent.name} is not a directory")
+        return key
+
+    def _stage_raw(self, changes: Mapping[str, Change]) -> None:
+        """Stage contents with explicit modes (used by undo to restore old modes)."""
+        self._check_open()
+        self._pending.update({self._key(rel): change for rel, change in changes.items()})
+
+    def _manifest(self) -> jr.Manifest:
+        return jr.Manifest(
+            id=self.id,
+            kind=self._kind,
+            label=self._label,
+            created=time.time(),
+            files=list(self._records.values()),
+            created_dirs=list(self._created_dirs),
+            consumes=list(self._consumes),
+        )
+
+    def _open_journal(self) -> Path:
+        jdir = jr.journal_dir(self.root)
+        jdir.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(OSError):
+            ensure_patchwright_excluded(self.root)
+        tmp = jdir / (jr.TMP_PREFIX + self.id)
+        tmp.mkdir()
+        self._lock_fd = jr.try_lock(tmp / jr.LOCK)
+        folder = jdir / self.id
+        os.rename(tmp, folder)
+        fsync_dirs([jdir, jdir.parent])
+        self._dir = folder
+        return folder
+
+    def _journal(self, pending: Mapping[str, Change]) -> dict[str, Change]:
+        """Back up the old state of newly touched files and make the manifest durable.
+        Returns the changes that still need applying (no-ops dropped)."""
+        todo: dict[str, Change] = {}
+        backups: list[bytes] = []
+        for key, (content, mode) in pending.items():
+            record = self._records.get(key)
+            if record is None:
+                exists, old_mode, data = _read_current(self.root / key)
+                if content == (data if exists else None) and mode in (None, old_mode):
+                    continue
+                record = jr.FileRecord(
+                    path=key, old_exists=exists, old_mode=old_mode,
+                    old_sha=jr.sha256(data) if exists else None,
+                    old_offset=self._pack_size, old_length=len(data),
+                    new_exists=False, new_sha=None,
+                )  # fmt: skip
+                backups.append(data)
+                self._pack_size += len(data)
+                self._records[key] = record
+                self._note_created_dirs(key)
+            record.new_exists = content is not None
+            record.new_sha = None if content is None else jr.sha256(content)
+            todo[key] = (content, mode)
+        if todo:
+            folder = self._dir or self._open_journal()
+            with (folder / jr.PACK).open("ab") as pack:
+                for data in backups:
+                    pack.write(data)
+                pack.flush()
+                os.fsync(pack.fileno())
+            jr.write_manifest(folder, self._manifest())
+        return todo
+
+    def _note_created_dirs(self, key: str) -> None:
+        missing: list[str] = []
+        parent = (self.root / key).parent
+        while parent != self.root and not parent.exists():
+            missing.append(parent.relative_to(self.root).as_posix())
+            parent = parent.parent
+        for rel in reversed(missing):
+            if rel not in self._created_dirs:
+                self._created_dirs.append(rel)
+
+    def _apply(self, pending: Mapping[str, Change]) -> None:
+        dirs: set[Path] = set()
+        for rel in self._created_dirs:
+            (self.root / rel).mkdir(exist_ok=True)
+            dirs.add((self.root / rel).parent)
+        for key, (content, mode) in pending.items():
+            path = self.root / key
+            if content is None:
+                remove_file(path, sync_dir=False)
+            else:
+                atomic_write(path, content, mode=mode, tag=self.id, sync_dir=False)
+            dirs.add(path.parent)
+        fsync_dirs(dirs)
+
+    def _commit_change(self) -> str:
+        assert self._dir is not None
+        udir = jr.undo_dir(self.root)
+        udir.mkdir(parents=True, exist_ok=True)
+        name = f"{_next_ns():020d}-{self.id}"
+        os.rename(self._dir, udir / name)  # the commit point
+        fsync_dirs([udir, self._dir.parent])
+        self._release()
+        _prune(self.root, self.keep_undo)
+        return name
+
+    def _commit_undo(self, manifest: jr.Manifest) -> str:
+        assert self._dir is not None
+        done = self._dir.with_name(self._dir.name + jr.DONE_SUFFIX)
+        os.rename(self._dir, done)  # the commit point
+        fsync_dir(done.parent)
+        _finish_undo(self.root, done, manifest)
+        self._release()
+        return ""
+
+    def _release(self) -> None:
+        if self._lock_fd is not None:
+            os.close(self._lock_fd)
+            self._lock_fd = None
+
+
+def _restore(root: Path, folder: Path, manifest: jr.Manifest) -> list[str]:
+    """Put every file of ``manifest`` back to its old state; return the paths rewritten."""
+    dirs: set[Path] = set()
+    changed: list[str] = []
+    for record in manifest.files:
+        path = root / record.path
+        with contextlib.suppress(OSError):
+            os.unlink(temp_path_for(path, manifest.id))
+        exists, mode, data = _read_current(path)
+        if record.old_exists:
+            if exists and mode == record.old_mode and jr.sha256(data) == record.old_sha:
+                continue
+            path.parent.mkdir(parents=True, exist_ok=True)
+            old = jr.read_old(folder, record)
+            atomic_write(path, old, mode=record.old_mode, tag=manifest.id, sync_dir=False)
+        elif not remove_file(path, sync_dir=False):
+            continue
+        changed.append(record.path)
+        dirs.add(path.parent)
+    for rel in reversed(manifest.created_dirs):
+        with contextlib.suppress(OSError):
+            (root / rel).rmdir()
+            dirs.add((root / rel).parent)
+    fsync_dirs(dirs)
+    return changed
+
+
+def _finish_undo(root: Path, folder: Path | None, manifest: jr.Manifest | None) -> None:
+    """Complete an undo transaction past its commit point: drop the entries it consumed and
+    the folders those entries had created (when now empty)."""
+    emptied: list[str] = []
+    for entry in manifest.consumes if manifest is not None else []:
+        entry_dir = jr.undo_dir(root) / entry
+        with contextlib.suppress(TransactionError):
+            consumed = jr.read_manifest(entry_dir)
+            emptied.extend(consumed.created_dirs if consumed else [])
+        jr.discard(entry_dir)
+    for rel in sorted(set(emptied), key=lambda r: r.count("/"), reverse=True):
+        with contextlib.suppress(OSError):
+            (root / rel).rmdir()
+    if folder is not None:
+        jr.discard(folder)
+
+
+def _prune(root: Path, keep: int) -> None:
+    entries = undo_entries(root)
+    for name in entries[: max(0, len(entries) - keep)]:
+        jr.discard(jr.undo_dir(root) / name)
+
+
+def undo_entries(root: Path) -> list[str]:
+    """Names of committed undo entries, oldest first."""
+    udir = jr.undo_dir(Path(root))
+    if not udir.is_dir():
+        return []
+    return sorted(p.name for p in udir.iterdir() if p.is_dir() and not p.name.startswith("."))
+
+
+def _recover_one(root: Path, folder: Path) -> str | None:
+    name = folder.name
+    if name.startswith(jr.TRASH_PREFIX):
+        shutil.rmtree(folder, ignore_errors=True)
+        return None
+    if jr.is_live(folder):
+        return None
+    if name.startswith(jr.TMP_PREFIX):
+        jr.discard(folder)
+        return None
+    manifest = jr.read_manifest(folder)
+    if name.endswith(jr.DONE_SUFFIX):
+        _finish_undo(root, folder, manifest)
+        return f"finished interrupted undo {name.removesuffix(jr.DONE_SUFFIX)}"
+    if manifest is None:
+        jr.discard(folder)
+        return None
+    restored = _restore(root, folder, manifest)
+    jr.discard(folder)
+    files = ", ".join(restored) if restored else "no file had changed yet"
+    return f"rolled back interrupted transaction {manifest.id}: {files}"
+
+
+def recover(root: Path) -> list[str]:
+    """Finish what dead processes left under ``.patchwright/journal/`` (run at every start).
+
+    Interrupted transactions are rolled back (all-old); undo transactions past their commit
+    point are completed (all-new). Journals held by a live process are left alone.
+    Returns one human-readable line per transaction handled.
+    """
+    root = Path(root).resolve()
+    messages: list[str] = []
+    jdir = jr.journal_dir(root)
+    if jdir.is_dir():
+        for folder in sorted(p for p in jdir.iterdir() if p.is_dir()):
+            try:
+                message = _recover_one(root, folder)
+            except TransactionError as exc:
+                message = f"could not recover {folder.name}: {exc}"
+            if message:
+                messages.append(message)
+    udir = jr.undo_dir(root)
+    if udir.is_dir():
+        for folder in udir.iterdir():
+            if folder.name.startswith(jr.TRASH_PREFIX):
+                shutil.rmtree(folder, ignore_errors=True)
+    return messages
+
+
+def undo(root: Path, n: int = 1, *, force: bool = False) -> list[str]:
+    """Restore the state before the last ``n`` patchwright changes; see
+    :func:`patchwright.workspace.undo.undo`."""
+    from patchwright.workspace.undo import undo as _undo
+
+    return _undo(root, n, force=force)
+
+
+def _new_undo_transaction(root: Path, consumes: Sequence[str]) -> Transaction:
+    tx = Transaction(root)
+    tx._kind = "undo"
+    tx._consumes = list(consumes)
+    return tx

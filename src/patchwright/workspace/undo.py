@@ -1,0 +1,115 @@
+"""Undo: restore the state before the last N patchwright changes.
+
+Each committed :class:`~patchwright.workspace.transaction.Transaction` left an entry under
+``.patchwright/undo/`` with the old contents and the hash of what it wrote. Undo checks that
+every file still holds what patchwright wrote (walking the entries newest first), refuses
+and names the files the user changed since — unless ``force`` — and then restores the old
+contents in one transaction of its own, which consumes the entries at its commit point.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from patchwright.workspace import journal as jr
+from patchwright.workspace.errors import UndoConflictError, UndoError
+from patchwright.workspace.transaction import (
+    Change,
+    _new_undo_transaction,
+    recover,
+    undo_entries,
+)
+
+__all__ = ["UndoConflictError", "UndoEntry", "UndoError", "list_undo", "undo"]
+
+
+@dataclass(frozen=True)
+class UndoEntry:
+    """One patchwright change that can be undone."""
+
+    id: str
+    label: str
+    created: float
+    files: list[str]
+
+
+def _load(root: Path, name: str) -> jr.Manifest:
+    manifest = jr.read_manifest(jr.undo_dir(root) / name)
+    if manifest is None:
+        raise UndoError(f"undo entry {name} has no manifest; delete .patchwright/undo/{name}")
+    return manifest
+
+
+def list_undo(root: Path) -> list[UndoEntry]:
+    """The undoable changes, newest first."""
+    root = Path(root).resolve()
+    entries = []
+    for name in reversed(undo_entries(root)):
+        manifest = _load(root, name)
+        files = [record.path for record in manifest.files]
+        entries.append(UndoEntry(name, manifest.label, manifest.created, files))
+    return entries
+
+
+def _current_sha(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except FileNotFoundError:
+        return None
+    except IsADirectoryError:
+        return "<directory>"
+
+
+def _plan(root: Path, names: list[str]) -> tuple[dict[str, Change], list[str]]:
+    """Targets (oldest state per file) and conflicting files, walking newest → oldest."""
+    state: dict[str, str | None] = {}
+    targets: dict[str, Change] = {}
+    conflicts: list[str] = []
+    for name in names:
+        folder = jr.undo_dir(root) / name
+        for record in _load(root, name).files:
+            current = (
+                state[record.path] if record.path in state else _current_sha(root / record.path)
+            )
+            expected = record.new_sha if record.new_exists else None
+            if current != expected and record.path not in conflicts:
+                conflicts.append(record.path)
+            state[record.path] = record.old_sha if record.old_exists else None
+            old = jr.read_old(folder, record) if record.old_exists else None
+            targets[record.path] = (old, record.old_mode)
+    return targets, sorted(conflicts)
+
+
+def undo(root: Path, n: int = 1, *, force: bool = False) -> list[str]:
+    """Restore the files touched by the last ``n`` patchwright changes to their state before
+    those changes; return the restored paths.
+
+    Raises :class:`UndoError` when there are fewer than ``n`` changes, and
+    :class:`UndoConflictError` (with ``.files``) when the user changed any of those files
+    since patchwright wrote them — unless ``force``, which overwrites those changes.
+    """
+    root = Path(root).resolve()
+    if n < 1:
+        raise UndoError(f"N must be at least 1 (got {n})")
+    recover(root)
+    available = list(reversed(undo_entries(root)))
+    if not available:
+        raise UndoError("nothing to undo: patchwright has no recorded changes in this repository")
+    if n > len(available):
+        raise UndoError(f"cannot undo {n} changes: only {len(available)} recorded")
+    names = available[:n]
+    targets, conflicts = _plan(root, names)
+    if conflicts and not force:
+        raise UndoConflictError(
+            "these files changed since patchwright wrote them, and undo would overwrite "
+            f"those changes: {', '.join(conflicts)}. Commit or save them elsewhere, "
+            "or use --force to overwrite them.",
+            conflicts,
+        )
+    tx = _new_undo_transaction(root, names)
+    tx._stage_raw(targets)
+    tx.write()
+    tx.commit(f"undo {n}")
+    return sorted(targets)
