@@ -79,6 +79,7 @@ class ContextRequest:
     index_ranked: Sequence[str] = ()
     repo_map: str = ""
     max_files: int = 8
+    max_keyword_files: int = 4
 
 
 def _lang(path: str) -> str:
@@ -103,8 +104,11 @@ def _candidates(req: ContextRequest) -> list[tuple[str, str]]:
         add(path, "in a failing test's traceback")
     for path in req.index_ranked:
         add(path, "ranked by the index")
-    for path, _score in rank_files(req.task + "\n" + req.failure_output, req.texts):
-        add(path, "keyword relevance")
+    ranked = rank_files(req.task + "\n" + req.failure_output, req.texts)
+    best = ranked[0][1] if ranked else 0.0
+    for path, score in ranked[: req.max_keyword_files]:
+        if score >= 0.35 * best:
+            add(path, "keyword relevance")
     return ordered
 
 

@@ -26,7 +26,7 @@ def task_terms(task: str) -> list[str]:
     """Distinct lower-cased terms of ``task`` worth matching, identifiers split on ``_``."""
     terms: list[str] = []
     for word in _WORD.findall(task):
-        for part in {word, *word.split("_")}:
+        for part in [word, *word.split("_")]:
             low = part.lower()
             if len(low) >= 3 and low not in _STOP and low not in terms:
                 terms.append(low)
