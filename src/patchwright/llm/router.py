@@ -1,0 +1,336 @@
+"""The router: keys, cooldowns, retries, fallback, caps and accounting around backends.
+
+For each call it walks the candidates (the chosen model, then the fallback chain). Within
+a candidate it uses the current key; a 429 cools that key (``Retry-After`` honoured, else
+``cooldown_seconds``) and the next key is used; a refused key (401/403) is dropped. When
+every key of a candidate is cooling, or the candidate keeps failing after its retries,
+the next candidate is tried. Timeouts, 5xx and connection errors are retried with
+exponential backoff and jitter (tenacity); other 4xx are not retried.
+
+Caps are checked **before** every attempt against an estimate (prompt tokens counted,
+reply budget = ``max_tokens``), so no cap is exceeded by more than one call's estimate.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_random_exponential
+
+from patchwright.llm.catalog import ModelInfo
+from patchwright.llm.errors import CapExceeded, ModelConfigError, ProviderError
+from patchwright.llm.scripted import append_record
+from patchwright.llm.secrets import ApiKey
+from patchwright.llm.types import (
+    Caps,
+    Message,
+    Model,
+    OnToken,
+    Reply,
+    ToolSpec,
+    Usage,
+    messages_token_estimate,
+    normalize_tools,
+)
+
+EventHook = Callable[[str, dict[str, Any]], None]
+DEFAULT_REPLY_BUDGET = 4096
+
+
+@dataclass
+class CallRecord:
+    """Accounting of one successful call (keys appear by label only)."""
+
+    model: str
+    key: str
+    usage: Usage
+    cost: float
+    seconds: float
+    estimated_cost: float
+    estimated_tokens: int
+
+
+@dataclass
+class Totals:
+    """Per-run sums. ``attempts`` counts every request sent, failed ones included."""
+
+    calls: int = 0
+    attempts: int = 0
+    usage: Usage = field(default_factory=Usage)
+    cost: float = 0.0
+    seconds: float = 0.0
+
+    @property
+    def tokens(self) -> int:
+        return self.usage.total_tokens
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "calls": self.calls,
+            "attempts": self.attempts,
+            **self.usage.to_dict(),
+            "cost": round(self.cost, 6),
+            "seconds": round(self.seconds, 3),
+        }
+
+
+class Candidate:
+    """One model of the chain with its keys; backends are built lazily, one per key."""
+
+    def __init__(
+        self,
+        info: ModelInfo,
+        keys: Sequence[ApiKey | None],
+        build: Callable[[ApiKey | None], Model],
+    ) -> None:
+        self.info = info
+        self.keys: list[ApiKey | None] = list(keys) or [None]
+        self._build = build
+        self._backends: dict[int, Model] = {}
+        self.cooling: dict[int, float] = {}  # key index -> monotonic time it is usable again
+        self.refused: set[int] = set()
+
+    @property
+    def spec(self) -> str:
+        return self.info.spec
+
+    def label(self, index: int) -> str:
+        key = self.keys[index]
+        return key.label if key is not None else "no key"
+
+    def available(self, now: float) -> int | None:
+        for i in range(len(self.keys)):
+            if i not in self.refused and self.cooling.get(i, 0.0) <= now:
+                return i
+        return None
+
+    def next_ready_at(self) -> float | None:
+        times = [t for i, t in self.cooling.items() if i not in self.refused]
+        usable = len(self.refused) < len(self.keys)
+        return min(times) if times and usable else None
+
+    def backend(self, index: int) -> Model:
+        if index not in self._backends:
+            self._backends[index] = self._build(self.keys[index])
+        return self._backends[index]
+
+
+class Router:
+    """A :class:`Model` over a chain of candidates, with caps and accounting."""
+
+    def __init__(
+        self,
+        candidates: Sequence[Candidate],
+        *,
+        caps: Caps | None = None,
+        record: Path | None = None,
+        cooldown_seconds: float = 1200.0,
+        max_retries: int = 3,
+        backoff_initial: float = 0.5,
+        backoff_max: float = 30.0,
+        max_wait: float = 60.0,
+        on_event: EventHook | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        if not candidates:
+            raise ModelConfigError("no model configured")
+        self.candidates = list(candidates)
+        self.caps = caps or Caps()
+        self.record = record
+        self.cooldown_seconds = cooldown_seconds
+        self.max_retries = max_retries
+        self.backoff_initial = backoff_initial
+        self.backoff_max = backoff_max
+        self.max_wait = max_wait
+        self.on_event = on_event
+        self._clock = clock
+        self._sleep = sleep
+        self.totals = Totals()
+        self.calls: list[CallRecord] = []
+        self.name = self.candidates[0].spec
+        self.context_window = self.candidates[0].info.context_window
+
+    # -- Model protocol -------------------------------------------------------------
+
+    def count_tokens(self, text: str) -> int:
+        first = self.candidates[0]
+        return first.backend(first.available(self._clock()) or 0).count_tokens(text)
+
+    def complete(
+        self,
+        messages: Sequence[Message],
+        *,
+        tools: Sequence[ToolSpec | Mapping[str, Any]] | None = None,
+        on_token: OnToken | None = None,
+        max_tokens: int | None = None,
+        temperature: float | None = None,
+    ) -> Reply:
+        failures: list[str] = []
+        for _round in range(3):
+            for cand in self.candidates:
+                reply = self._try_candidate(
+                    cand, messages, tools, on_token, max_tokens, temperature, failures
+                )
+                if reply is not None:
+                    return reply
+            if not self._wait_for_cooldown():
+                break
+        raise ProviderError(
+            "no model could answer: " + "; ".join(failures[-6:]) + ". Wait for the cooldown, "
+            "add keys (NAME_2, NAME_3 … env vars) or configure a fallback such as `local`",
+            kind="exhausted",
+        )
+
+    # -- internals --------------------------------------------------------------------
+
+    def _emit(self, kind: str, **data: Any) -> None:
+        if self.on_event is not None:
+            self.on_event(kind, data)
+
+    def _wait_for_cooldown(self) -> bool:
+        """Sleep until the first cooling key is usable again, if that is soon enough."""
+        ready = [t for c in self.candidates if (t := c.next_ready_at()) is not None]
+        if not ready:
+            return False
+        delay = min(ready) - self._clock()
+        if delay > self.max_wait:
+            return False
+        if delay > 0:
+            self._emit("model.wait", seconds=round(delay, 3))
+            self._sleep(delay)
+        return True
+
+    def _try_candidate(
+        self,
+        cand: Candidate,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec | Mapping[str, Any]] | None,
+        on_token: OnToken | None,
+        max_tokens: int | None,
+        temperature: float | None,
+        failures: list[str],
+    ) -> Reply | None:
+        while (index := cand.available(self._clock())) is not None:
+            label = cand.label(index)
+            try:
+                return self._call(cand, index, messages, tools, on_token, max_tokens, temperature)
+            except ProviderError as exc:
+                failures.append(f"{cand.spec} ({label}): {exc}")
+                if exc.kind == "rate_limit":
+                    wait = exc.retry_after if exc.retry_after is not None else self.cooldown_seconds
+                    cand.cooling[index] = self._clock() + wait
+                    self._emit("model.key_cooled", model=cand.spec, key=label, seconds=wait)
+                    continue
+                if exc.kind == "auth":
+                    cand.refused.add(index)
+                    self._emit("model.key_refused", model=cand.spec, key=label)
+                    continue
+                if exc.kind == "bad_request":
+                    raise
+                self._emit("model.fallback", model=cand.spec, reason=exc.kind)
+                return None
+        failures.append(f"{cand.spec}: every key is cooling or refused")
+        return None
+
+    def _estimate(
+        self,
+        backend: Model,
+        info: ModelInfo,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec | Mapping[str, Any]] | None,
+        budget: int,
+    ) -> tuple[int, float]:
+        prompt = messages_token_estimate(messages, backend.count_tokens)
+        for tool in normalize_tools(tools):
+            prompt += backend.count_tokens(str(tool)) + 8
+        return prompt + budget, info.cost(prompt, budget)
+
+    def check_caps(self, tokens: int, cost: float) -> None:
+        """Raise :class:`CapExceeded` if a call of this estimate could break a cap."""
+        caps, t = self.caps, self.totals
+        if caps.max_calls is not None and t.calls + 1 > caps.max_calls:
+            raise CapExceeded(
+                f"call cap reached: {t.calls} of {caps.max_calls} model calls made; "
+                "raise max_calls to continue",
+                cap="calls",
+                limit=caps.max_calls,
+                spent=t.calls,
+                estimate=1,
+            )
+        if caps.max_tokens is not None and t.tokens + tokens > caps.max_tokens:
+            raise CapExceeded(
+                f"token cap: {t.tokens} tokens used, the next call may use up to {tokens}, "
+                f"the cap is {caps.max_tokens}; raise max_tokens or shorten the task",
+                cap="tokens",
+                limit=caps.max_tokens,
+                spent=t.tokens,
+                estimate=tokens,
+            )
+        if caps.max_cost is not None and t.cost + cost > caps.max_cost:
+            raise CapExceeded(
+                f"cost cap: ${t.cost:.4f} spent, the next call may cost up to ${cost:.4f}, "
+                f"the cap is ${caps.max_cost:.4f}; raise max_cost to continue",
+                cap="cost",
+                limit=caps.max_cost,
+                spent=t.cost,
+                estimate=cost,
+            )
+
+    def _call(
+        self,
+        cand: Candidate,
+        index: int,
+        messages: Sequence[Message],
+        tools: Sequence[ToolSpec | Mapping[str, Any]] | None,
+        on_token: OnToken | None,
+        max_tokens: int | None,
+        temperature: float | None,
+    ) -> Reply:
+        backend = cand.backend(index)
+        budget = max_tokens or min(DEFAULT_REPLY_BUDGET, max(256, cand.info.context_window // 4))
+        est_tokens, est_cost = self._estimate(backend, cand.info, messages, tools, budget)
+        retrying = Retrying(
+            retry=retry_if_exception(lambda e: isinstance(e, ProviderError) and e.retryable),
+            wait=wait_random_exponential(multiplier=self.backoff_initial, max=self.backoff_max),
+            stop=stop_after_attempt(self.max_retries + 1),
+            sleep=self._sleep,
+            before_sleep=lambda rs: self._emit(
+                "model.retry", model=cand.spec, attempt=rs.attempt_number, error=str(rs.outcome)
+            ),
+            reraise=True,
+        )
+        for attempt in retrying:
+            with attempt:
+                self.check_caps(est_tokens, est_cost)
+                self.totals.attempts += 1
+                reply = backend.complete(
+                    messages,
+                    tools=tools,
+                    on_token=on_token,
+                    max_tokens=budget,
+                    temperature=temperature,
+                )
+        return self._account(cand, index, reply, est_tokens, est_cost)
+
+    def _account(
+        self, cand: Candidate, index: int, reply: Reply, est_tokens: int, est_cost: float
+    ) -> Reply:
+        u = reply.usage
+        cost = reply.cost or cand.info.cost(u.prompt_tokens, u.completion_tokens, u.cached_tokens)
+        reply = replace(reply, cost=cost, model=reply.model or cand.spec)
+        t = self.totals
+        t.calls += 1
+        t.usage = t.usage + u
+        t.cost += cost
+        t.seconds += reply.seconds
+        self.calls.append(
+            CallRecord(cand.spec, cand.label(index), u, cost, reply.seconds, est_cost, est_tokens)
+        )
+        if self.record is not None:
+            append_record(self.record, reply)
+        return reply
