@@ -78,16 +78,18 @@ class _Vocab:
 
     def __init__(self, path: Path) -> None:
         llama_cpp = _import_llama_cpp()
-        from llama_cpp import llama_chat_format
+        from llama_cpp import _internals, llama_chat_format
 
-        self.llm = llama_cpp.Llama(str(path), vocab_only=True, verbose=False, n_ctx=512)
-        meta: dict[str, str] = dict(self.llm.metadata)
+        params = llama_cpp.llama_model_default_params()
+        params.vocab_only = True
+        model = _internals.LlamaModel(path_model=str(path), params=params, verbose=False)
+        self.model = model
+        meta: dict[str, str] = dict(model.metadata())
         template = meta.get("tokenizer.chat_template")
         if not template:
             raise ModelConfigError(f"{path} has no chat template; use an instruct GGUF")
         arch = meta.get("general.architecture", "")
         self.n_ctx_train = int(meta.get(f"{arch}.context_length", 0) or 32768)
-        model = self.llm._model
         eos_id = model.token_eos()
         bos_id = model.token_bos()
         self.formatter = llama_chat_format.Jinja2ChatFormatter(
@@ -98,7 +100,7 @@ class _Vocab:
         )
 
     def tokenize(self, text: str, *, special: bool = True, add_bos: bool = False) -> list[int]:
-        return list(self.llm.tokenize(text.encode("utf-8"), add_bos=add_bos, special=special))
+        return list(self.model.tokenize(text.encode("utf-8"), add_bos=add_bos, special=special))
 
     def prompt_tokens(self, messages: Sequence[Message]) -> list[int]:
         """The exact tokens create_chat_completion will feed (same template, same flags)."""
