@@ -2,9 +2,11 @@
 
 Layout under ``<root>/.patchwright/``::
 
+    journal/.tmp-<id>/          being prepared: not yet visible, discarded by recovery
     journal/<id>/lock           flock held by the live process (released by the kernel on death)
     journal/<id>/manifest.json  which files, their old mode/hash/existence and new hash
     journal/<id>/old.pack       the old contents, concatenated (offsets in the manifest)
+    journal/<id>/label.txt      the commit label (written at commit)
     journal/<id>.done           an undo transaction past its commit point (finish forward)
     journal/.trash-<name>       being deleted
     undo/<commit-ns>-<id>/      a committed transaction: same files, kept for ``undo``
@@ -33,6 +35,7 @@ STATE_DIR = ".patchwright"
 MANIFEST = "manifest.json"
 PACK = "old.pack"
 LOCK = "lock"
+LABEL = "label.txt"
 DONE_SUFFIX = ".done"
 TRASH_PREFIX = ".trash-"
 TMP_PREFIX = ".tmp-"
@@ -101,9 +104,12 @@ def read_manifest(folder: Path) -> Manifest | None:
     except FileNotFoundError:
         return None
     try:
-        return Manifest.from_json(data)
+        manifest = Manifest.from_json(data)
     except (ValueError, TypeError) as exc:
         raise TransactionError(f"journal manifest {folder / MANIFEST} is corrupt: {exc}") from exc
+    with contextlib.suppress(OSError):
+        manifest.label = (folder / LABEL).read_text(encoding="utf-8")
+    return manifest
 
 
 def read_old(folder: Path, record: FileRecord) -> bytes:
@@ -141,14 +147,16 @@ def is_live(folder: Path) -> bool:
     return False
 
 
-def discard(folder: Path) -> None:
-    """Delete a journal or undo folder: rename to a trash name first (atomic), then rmtree."""
+def discard(folder: Path, *, durable: bool = True) -> None:
+    """Delete a journal or undo folder: rename to a trash name first (atomic), then rmtree.
+    ``durable`` fsyncs the rename (needed after a rollback, not when pruning history)."""
     if not folder.exists():
         return
     trash = folder.with_name(TRASH_PREFIX + folder.name)
     if trash.exists():
         shutil.rmtree(trash, ignore_errors=True)
     os.replace(folder, trash)
-    with contextlib.suppress(OSError):
-        fsync_dir(folder.parent)
+    if durable:
+        with contextlib.suppress(OSError):
+            fsync_dir(folder.parent)
     shutil.rmtree(trash, ignore_errors=True)

@@ -147,8 +147,8 @@ class Transaction:
             self.state = "committed"
             return ""
         manifest = self._manifest()
-        if label:
-            jr.write_manifest(self._dir, manifest)
+        if label:  # not fsynced: losing a label in a power cut loses nothing else
+            (self._dir / jr.LABEL).write_text(label, encoding="utf-8")
         entry = self._commit_undo(manifest) if self._kind == "undo" else self._commit_change()
         self.state = "committed"
         return entry
@@ -209,19 +209,29 @@ class Transaction:
             consumes=list(self._consumes),
         )
 
-    def _open_journal(self) -> Path:
+    def _new_journal(self) -> tuple[Path, bool]:
+        """A locked, not yet visible journal folder (``.tmp-<id>``; recovery discards those)."""
         jdir = jr.journal_dir(self.root)
+        created = not jdir.is_dir()
         jdir.mkdir(parents=True, exist_ok=True)
         with contextlib.suppress(OSError):
             ensure_patchwright_excluded(self.root)
         tmp = jdir / (jr.TMP_PREFIX + self.id)
         tmp.mkdir()
         self._lock_fd = jr.try_lock(tmp / jr.LOCK)
-        folder = jdir / self.id
+        return tmp, created
+
+    def _publish_journal(self, tmp: Path, jdir_created: bool) -> None:
+        """Write the first manifest, then make the journal visible and durable in one rename."""
+        with (tmp / jr.MANIFEST).open("wb") as handle:
+            handle.write(self._manifest().to_json())
+            handle.flush()
+            os.fsync(handle.fileno())
+        fsync_dir(tmp)
+        folder = tmp.with_name(self.id)
         os.rename(tmp, folder)
-        fsync_dirs([jdir, jdir.parent])
+        fsync_dirs([folder.parent, folder.parent.parent] if jdir_created else [folder.parent])
         self._dir = folder
-        return folder
 
     def _journal(self, pending: Mapping[str, Change]) -> dict[str, Change]:
         """Back up the old state of newly touched files and make the manifest durable.
@@ -247,13 +257,17 @@ class Transaction:
             record.new_exists = content is not None
             record.new_sha = None if content is None else jr.sha256(content)
             todo[key] = (content, mode)
-        if todo:
-            folder = self._dir or self._open_journal()
-            with (folder / jr.PACK).open("ab") as pack:
-                for data in backups:
-                    pack.write(data)
-                pack.flush()
-                os.fsync(pack.fileno())
+        if not todo:
+            return todo
+        folder, jdir_created = (self._dir, False) if self._dir else self._new_journal()
+        with (folder / jr.PACK).open("ab") as pack:
+            for data in backups:
+                pack.write(data)
+            pack.flush()
+            os.fsync(pack.fileno())
+        if self._dir is None:
+            self._publish_journal(folder, jdir_created)
+        else:
             jr.write_manifest(folder, self._manifest())
         return todo
 
@@ -287,7 +301,7 @@ class Transaction:
         udir.mkdir(parents=True, exist_ok=True)
         name = f"{_next_ns():020d}-{self.id}"
         os.rename(self._dir, udir / name)  # the commit point
-        fsync_dirs([udir, self._dir.parent])
+        fsync_dir(udir)
         self._release()
         _prune(self.root, self.keep_undo)
         return name
@@ -354,15 +368,16 @@ def _finish_undo(root: Path, folder: Path | None, manifest: jr.Manifest | None) 
 def _prune(root: Path, keep: int) -> None:
     entries = undo_entries(root)
     for name in entries[: max(0, len(entries) - keep)]:
-        jr.discard(jr.undo_dir(root) / name)
+        jr.discard(jr.undo_dir(root) / name, durable=False)
 
 
 def undo_entries(root: Path) -> list[str]:
     """Names of committed undo entries, oldest first."""
-    udir = jr.undo_dir(Path(root))
-    if not udir.is_dir():
+    try:
+        with os.scandir(jr.undo_dir(Path(root))) as it:
+            return sorted(e.name for e in it if e.is_dir() and not e.name.startswith("."))
+    except FileNotFoundError:
         return []
-    return sorted(p.name for p in udir.iterdir() if p.is_dir() and not p.name.startswith("."))
 
 
 def _recover_one(root: Path, folder: Path) -> str | None:
