@@ -18,13 +18,20 @@ from patchwright.llm.types import Message, ToolCall, ToolSpec, parse_arguments
 _BLOCK = re.compile(r"<tool_call>\s*(?:```(?:json)?\s*)?(.*?)(?:```\s*)?</tool_call>", re.DOTALL)
 
 
+def _example(tool: ToolSpec) -> str:
+    props = tool.get("parameters", {}).get("properties", {})
+    args = {name: "..." for name in list(props)[:2]}
+    return json.dumps({"name": tool["name"], "arguments": args})
+
+
 def tools_prompt(tools: Sequence[ToolSpec]) -> str:
-    """The instructions appended to the system prompt."""
+    """The instructions appended to the system prompt (with a concrete example, which
+    small models need)."""
     lines = [
-        "You can call tools. To call one, reply with a block like this (JSON inside):",
-        '<tool_call>{"name": "TOOL_NAME", "arguments": {"ARG": "VALUE"}}</tool_call>',
-        "You may write text before the block. Results come back in the next message.",
-        "Available tools:",
+        "You can call tools. To call one, reply with a block like this, JSON inside:",
+        f"<tool_call>{_example(tools[0])}</tool_call>",
+        "Fill in real argument values. You may write text before the block.",
+        "The result comes back in the next message. Available tools:",
     ]
     for tool in tools:
         params = json.dumps(tool.get("parameters", {}), ensure_ascii=False)
@@ -98,4 +105,25 @@ def parse_tool_calls(text: str, known: Sequence[str] = ()) -> tuple[str, list[To
             args = parse_arguments(args)
         calls.append(ToolCall(id=f"call_{len(calls)}", name=name, arguments=dict(args or {})))
     kept.append(text[pos:])
+    if not calls and pos == 0:
+        bare = _bare_call(text, known)
+        if bare is not None:
+            return "", [bare]
     return "".join(kept).strip(), calls
+
+
+def _bare_call(text: str, known: Sequence[str]) -> ToolCall | None:
+    """A reply that is nothing but the call's JSON (small models drop the tags)."""
+    body = re.sub(r"^```(?:json)?\s*|\s*```$", "", text.strip())
+    try:
+        obj = json.loads(body)
+    except json.JSONDecodeError:
+        return None
+    if not isinstance(obj, dict) or set(obj) - {"name", "arguments"}:
+        return None
+    name, args = obj.get("name"), obj.get("arguments", {})
+    if not isinstance(name, str) or (known and name not in known):
+        return None
+    if isinstance(args, str):
+        args = parse_arguments(args)
+    return ToolCall(id="call_0", name=name, arguments=dict(args) if isinstance(args, dict) else {})

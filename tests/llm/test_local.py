@@ -1,0 +1,68 @@
+"""The embedded model (0.5B: fast enough for CI): a real reply, streaming, prefix reuse,
+and no silent truncation."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from patchwright.llm import ModelConfigError, make_model
+from patchwright.llm.local import LocalModel, physical_cores
+from patchwright.llm.types import Message
+
+SMALL = "local:qwen2.5-coder-0.5b"
+
+
+def test_physical_cores_is_positive_and_bounded() -> None:
+    assert 1 <= physical_cores() <= (os.cpu_count() or 1)
+
+
+def test_prompt_that_cannot_fit_is_refused_not_truncated() -> None:
+    model = LocalModel("qwen2.5-coder-0.5b")
+    with pytest.raises(ModelConfigError, match="exceed the model's 32768-token context"):
+        model.complete([{"role": "user", "content": "hi"}], max_tokens=40000)
+
+
+@pytest.mark.slow
+def test_embedded_model_replies_streams_and_reuses_the_prefix() -> None:
+    model = make_model(SMALL)
+    convo: list[Message] = [
+        {"role": "system", "content": "You are a terse Python expert."},
+        {"role": "user", "content": "Write a Python function add(a, b) returning a + b."},
+    ]
+    pieces: list[str] = []
+    first = model.complete(convo, max_tokens=24, temperature=0.0, on_token=pieces.append)
+    assert first.text.strip()
+    assert "".join(pieces) == first.text
+    assert first.usage.completion_tokens > 0
+    assert first.cost == 0.0
+
+    convo += [first.as_message(), {"role": "user", "content": "Now subtract instead."}]
+    second = model.complete(convo, max_tokens=8, temperature=0.0)
+    assert second.text.strip()
+    # everything up to the new turn was already in the KV cache
+    assert second.usage.cached_tokens >= first.usage.prompt_tokens
+    assert second.usage.cached_tokens < second.usage.prompt_tokens
+    assert model.totals.calls == 2
+
+
+@pytest.mark.slow
+def test_embedded_model_uses_the_text_tool_protocol() -> None:
+    model = make_model(SMALL)
+    tools = [
+        {
+            "name": "read_file",
+            "description": "Read a file of the repository.",
+            "parameters": {"type": "object", "properties": {"path": {"type": "string"}}},
+        }
+    ]
+    convo: list[Message] = [
+        {
+            "role": "user",
+            "content": "Call the read_file tool on setup.py. Reply only with the call.",
+        }
+    ]
+    reply = model.complete(convo, tools=tools, max_tokens=40, temperature=0.0)
+    assert [c.name for c in reply.tool_calls] == ["read_file"]
+    assert "setup.py" in str(reply.tool_calls[0].arguments.get("path"))
