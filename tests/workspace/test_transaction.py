@@ -149,3 +149,16 @@ def test_recover_leaves_a_live_transaction_alone(repo: Path) -> None:
     assert recover(repo) == []
     assert (repo / "a.txt").read_bytes() == b"in progress"
     tx.commit()
+
+
+def test_failure_while_journaling_touches_nothing_and_rolls_back_cleanly(repo: Path) -> None:
+    before = snapshot(repo)
+    os.mkfifo(repo / "pipe")
+    tx = Transaction(repo)
+    tx.stage({"a.txt": b"new", "pipe": b"data"})
+    with pytest.raises(TransactionError, match="not a regular file"):
+        tx.write()
+    assert snapshot(repo) == before
+    tx.rollback()
+    assert snapshot(repo) == before
+    assert recover(repo) == []

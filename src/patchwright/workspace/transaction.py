@@ -198,14 +198,16 @@ class Transaction:
         self._check_open()
         self._pending.update({self._key(rel): change for rel, change in changes.items()})
 
-    def _manifest(self) -> jr.Manifest:
+    def _manifest(
+        self, records: Mapping[str, jr.FileRecord] | None = None, dirs: list[str] | None = None
+    ) -> jr.Manifest:
         return jr.Manifest(
             id=self.id,
             kind=self._kind,
             label=self._label,
             created=time.time(),
-            files=list(self._records.values()),
-            created_dirs=list(self._created_dirs),
+            files=list((self._records if records is None else records).values()),
+            created_dirs=list(self._created_dirs if dirs is None else dirs),
             consumes=list(self._consumes),
         )
 
@@ -221,10 +223,10 @@ class Transaction:
         self._lock_fd = jr.try_lock(tmp / jr.LOCK)
         return tmp, created
 
-    def _publish_journal(self, tmp: Path, jdir_created: bool) -> None:
+    def _publish_journal(self, tmp: Path, jdir_created: bool, manifest: jr.Manifest) -> None:
         """Write the first manifest, then make the journal visible and durable in one rename."""
         with (tmp / jr.MANIFEST).open("wb") as handle:
-            handle.write(self._manifest().to_json())
+            handle.write(manifest.to_json())
             handle.flush()
             os.fsync(handle.fileno())
         fsync_dir(tmp)
@@ -235,9 +237,12 @@ class Transaction:
 
     def _journal(self, pending: Mapping[str, Change]) -> dict[str, Change]:
         """Back up the old state of newly touched files and make the manifest durable.
-        Returns the changes that still need applying (no-ops dropped)."""
+        Returns the changes that still need applying (no-ops dropped). Nothing is recorded
+        in memory until the backups are on disk."""
         todo: dict[str, Change] = {}
+        fresh: dict[str, jr.FileRecord] = {}
         backups: list[bytes] = []
+        offset = self._pack_size
         for key, (content, mode) in pending.items():
             record = self._records.get(key)
             if record is None:
@@ -247,13 +252,12 @@ class Transaction:
                 record = jr.FileRecord(
                     path=key, old_exists=exists, old_mode=old_mode,
                     old_sha=jr.sha256(data) if exists else None,
-                    old_offset=self._pack_size, old_length=len(data),
+                    old_offset=offset, old_length=len(data),
                     new_exists=False, new_sha=None,
                 )  # fmt: skip
                 backups.append(data)
-                self._pack_size += len(data)
-                self._records[key] = record
-                self._note_created_dirs(key)
+                offset += len(data)
+                fresh[key] = record
             record.new_exists = content is not None
             record.new_sha = None if content is None else jr.sha256(content)
             todo[key] = (content, mode)
@@ -261,25 +265,31 @@ class Transaction:
             return todo
         folder, jdir_created = (self._dir, False) if self._dir else self._new_journal()
         with (folder / jr.PACK).open("ab") as pack:
+            pack.seek(0, os.SEEK_END)
+            if pack.tell() != self._pack_size:  # a failed earlier attempt left bytes behind
+                pack.truncate(self._pack_size)
             for data in backups:
                 pack.write(data)
             pack.flush()
             os.fsync(pack.fileno())
+        records = {**self._records, **fresh}
+        dirs = self._created_dirs + [d for k in fresh for d in self._missing_dirs(k)]
+        manifest = self._manifest(records, list(dict.fromkeys(dirs)))
         if self._dir is None:
-            self._publish_journal(folder, jdir_created)
+            self._publish_journal(folder, jdir_created, manifest)
         else:
-            jr.write_manifest(folder, self._manifest())
+            jr.write_manifest(folder, manifest)
+        self._records, self._created_dirs, self._pack_size = records, manifest.created_dirs, offset
         return todo
 
-    def _note_created_dirs(self, key: str) -> None:
+    def _missing_dirs(self, key: str) -> list[str]:
+        """Folders (parents first) that must be created to hold ``key``."""
         missing: list[str] = []
         parent = (self.root / key).parent
         while parent != self.root and not parent.exists():
             missing.append(parent.relative_to(self.root).as_posix())
             parent = parent.parent
-        for rel in reversed(missing):
-            if rel not in self._created_dirs:
-                self._created_dirs.append(rel)
+        return list(reversed(missing))
 
     def _apply(self, pending: Mapping[str, Change]) -> None:
         dirs: set[Path] = set()
