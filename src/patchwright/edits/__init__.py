@@ -1,1 +1,38 @@
-"""patchwright.edits."""
+"""patchwright.edits: model replies → verified, all-or-nothing text changes.
+
+Pure text, no disk I/O: ``parse_reply`` finds the edits in a reply, ``resolve_path``
+maps the paths written by the model onto repository files, ``apply_edits`` applies
+them in memory (layered matching, strictest first; all or nothing) and
+``render_retry_message`` turns failures into a ready-to-send "did you mean" message.
+"""
+
+from __future__ import annotations
+
+from patchwright.edits.apply import apply_edits, keep_applicable
+from patchwright.edits.explain import render_retry_message
+from patchwright.edits.match import STRATEGY_NAMES
+from patchwright.edits.parse import parse_reply
+from patchwright.edits.paths import resolve_path
+from patchwright.edits.types import (
+    BlockResult,
+    Edit,
+    EditError,
+    Outcome,
+    ParsedReply,
+    PathResolutionError,
+)
+
+__all__ = [
+    "STRATEGY_NAMES",
+    "BlockResult",
+    "Edit",
+    "EditError",
+    "Outcome",
+    "ParsedReply",
+    "PathResolutionError",
+    "apply_edits",
+    "keep_applicable",
+    "parse_reply",
+    "render_retry_message",
+    "resolve_path",
+]

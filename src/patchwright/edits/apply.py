@@ -1,0 +1,173 @@
+"""Applying a set of edits over many files in memory, all or nothing, in reply order.
+
+Each block is matched against the text as updated by the blocks before it. When any
+block fails, the outcome carries no new texts (nothing may be written) but every
+block still gets a result, so the model learns which blocks would have applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from patchwright.edits.elision import is_elision
+from patchwright.edits.explain import explain_not_found
+from patchwright.edits.imports import restore_imports
+from patchwright.edits.locate import already_present, covers_match, locate
+from patchwright.edits.match import Found, split_lines
+from patchwright.edits.types import BlockResult, Edit, Outcome
+
+
+def to_lines(text: str) -> tuple[list[str], bool]:
+    """Split file text into lines and whether it ends with a newline."""
+    if text == "":
+        return [], False
+    final = text.endswith("\n")
+    body = text[:-1] if final else text
+    return body.split("\n"), final
+
+
+def from_lines(lines: Sequence[str], final_newline: bool) -> str:
+    """Join lines back, restoring the final newline when the file had one."""
+    if not lines:
+        return ""
+    return "\n".join(lines) + ("\n" if final_newline else "")
+
+
+def _content(text: str) -> str:
+    return text if text == "" or text.endswith("\n") else text + "\n"
+
+
+def _fail(index: int, edit: Edit, message: str) -> tuple[BlockResult, str | None]:
+    return BlockResult(index, edit.path, "failed", None, message), None
+
+
+def _apply_whole(index: int, edit: Edit, current: str | None) -> tuple[BlockResult, str | None]:
+    new = _content(edit.replace)
+    if edit.kind == "delete":
+        if current is None:
+            return _fail(index, edit, f"cannot delete {edit.path}: no such file")
+        return BlockResult(index, edit.path, "applied", "delete"), None
+    if any(is_elision(x) for x in split_lines(new)):
+        return _fail(
+            index,
+            edit,
+            f"the new content of {edit.path} elides code with '...': send SEARCH/REPLACE "
+            "blocks for the parts that change instead of a partial file",
+        )
+    if current is not None and current.rstrip() == new.rstrip():
+        return BlockResult(
+            index, edit.path, "already_applied", None, "file already has this content"
+        ), current
+    if edit.kind == "create" and current is not None and current.strip():
+        return _fail(
+            index, edit, f"cannot create {edit.path}: it exists; change it with SEARCH/REPLACE"
+        )
+    strategy = "create" if current is None or not current.strip() else "whole"
+    return BlockResult(index, edit.path, "applied", strategy), new
+
+
+def _apply_empty_search(
+    index: int, edit: Edit, current: str | None
+) -> tuple[BlockResult, str | None]:
+    if current is None or not current.strip():
+        return BlockResult(index, edit.path, "applied", "create"), _content(edit.replace)
+    lines, _ = to_lines(current)
+    if already_present(lines, [], split_lines(edit.replace)):
+        return BlockResult(
+            index, edit.path, "already_applied", None, "REPLACE text already present"
+        ), current
+    return _fail(
+        index,
+        edit,
+        f"the SEARCH block is empty but {edit.path} is not: an empty SEARCH only creates a "
+        "file or fills an empty one. Put the lines to replace (or to insert after) in SEARCH.",
+    )
+
+
+def apply_one(index: int, edit: Edit, current: str | None) -> tuple[BlockResult, str | None]:
+    """Apply one edit to ``current`` (None = absent); returns its result and the new text.
+
+    Text with CRLF newlines (a caller that skipped the byte boundary) keeps them.
+    """
+    if current is not None and "\r\n" in current:
+        result, new = _apply_one(index, edit, current.replace("\r\n", "\n"))
+        return result, None if new is None else new.replace("\n", "\r\n")
+    return _apply_one(index, edit, current)
+
+
+def _apply_one(index: int, edit: Edit, current: str | None) -> tuple[BlockResult, str | None]:
+    if edit.kind != "replace":
+        return _apply_whole(index, edit, current)
+    if not edit.search.strip():
+        return _apply_empty_search(index, edit, current)
+    if current is None:
+        return _fail(index, edit, f"{edit.path} does not exist (to create it, use an empty SEARCH)")
+    lines, final = to_lines(current)
+    search, replace = split_lines(edit.search), split_lines(edit.replace)
+    res = locate(lines, search, replace, edit.hint_line)
+    if isinstance(res, Found):
+        if covers_match(lines, search, replace, res):
+            msg = "REPLACE text is already in the file around the SEARCH lines"
+            return BlockResult(
+                index, edit.path, "already_applied", None, msg, res.start + 1
+            ), current
+        new_lines = [*lines[: res.start], *res.lines, *lines[res.end :]]
+        new = from_lines(new_lines, final or not lines)
+        return BlockResult(index, edit.path, "applied", res.strategy, None, res.start + 1), new
+    if not res.ambiguous and already_present(lines, search, replace):
+        msg = "SEARCH text not found but REPLACE text already present"
+        return BlockResult(index, edit.path, "already_applied", None, msg), current
+    message, near, line = explain_not_found(lines, search, res)
+    result = BlockResult(index, edit.path, "failed", None, message, line, near)
+    return result, None
+
+
+def _preserve_imports(
+    files: Mapping[str, str | None], state: dict[str, str | None], notes: list[str]
+) -> None:
+    for path, new in state.items():
+        old = files.get(path)
+        if not path.endswith(".py") or old is None or new is None or old == new:
+            continue
+        fixed, restored = restore_imports(old, new)
+        if restored:
+            state[path] = fixed
+            names = "; ".join(restored)
+            notes.append(
+                f"{path}: restored {names} (the edit removed it but the code still uses it)"
+            )
+
+
+def apply_edits(edits: Sequence[Edit], files: Mapping[str, str | None]) -> Outcome:
+    """Apply ``edits`` in order to ``files`` (path → text with "\\n" newlines, None = absent).
+
+    All or nothing: ``Outcome.new_texts`` is filled only when every block applied or was
+    already applied; it holds only changed files (None = delete).
+    """
+    state: dict[str, str | None] = {}
+    results: list[BlockResult] = []
+    for index, edit in enumerate(edits):
+        current = state[edit.path] if edit.path in state else files.get(edit.path)
+        result, new = apply_one(index, edit, current)
+        results.append(result)
+        if result.status == "applied":
+            state[edit.path] = new
+    ok = all(r.status != "failed" for r in results)
+    notes: list[str] = []
+    if not ok:
+        return Outcome(False, results, {}, notes)
+    _preserve_imports(files, state, notes)
+    changed = {p: t for p, t in state.items() if t != files.get(p)}
+    return Outcome(True, results, changed, notes)
+
+
+def keep_applicable(
+    edits: Sequence[Edit], outcome: Outcome, resent: Sequence[Edit] = ()
+) -> list[Edit]:
+    """The blocks of a failed attempt that would have applied, followed by ``resent`` ones.
+
+    Pairs with ``render_retry_message``: the model resends only the failed blocks and
+    the agent re-applies this merged list, still all or nothing.
+    """
+    good = {r.index for r in outcome.results if r.status != "failed"}
+    return [e for i, e in enumerate(edits) if i in good] + list(resent)

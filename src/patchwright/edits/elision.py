@@ -1,0 +1,128 @@
+"""SEARCH blocks that elide code with ``...`` or ``# ... existing code ...`` lines.
+
+Two readings are supported, both strict: when REPLACE elides at the same places, each
+(SEARCH piece, REPLACE piece) pair is applied in order; when REPLACE elides nothing,
+the region from the first SEARCH piece to the last is replaced by REPLACE. Every
+piece must match exactly one place (by the deterministic strategies), in order.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from patchwright.edits.indent import fit_reindent
+from patchwright.edits.match import (
+    STRATEGIES,
+    Alignment,
+    Found,
+    NotFound,
+    Result,
+    find_alignments,
+    locate_strict,
+)
+from patchwright.edits.normalize import leading_ws
+
+_ELISION = re.compile(
+    r"^\s*(?:(?:#|//|/\*|<!--|--|;|\*)\s*)?(?:\.\.\.|…)"
+    r"(?:\s+[\w\s,'()/:.-]*?)?\s*(?:\.\.\.|…)?\s*(?:\*/|-->)?\s*$"
+)
+
+
+def is_elision(line: str) -> bool:
+    """True for a line that stands for omitted code (``...``, ``# ... existing code ...``)."""
+    return _ELISION.match(line) is not None
+
+
+def _pieces(lines: Sequence[str]) -> list[list[str]]:
+    out: list[list[str]] = [[]]
+    for line in lines:
+        if is_elision(line):
+            out.append([])
+        else:
+            out[-1].append(line)
+    return out
+
+
+def _blank(piece: Sequence[str]) -> bool:
+    return not any(x.strip() for x in piece)
+
+
+def _paired(
+    file_lines: Sequence[str], spieces: list[list[str]], rpieces: list[list[str]]
+) -> Result:
+    work = list(file_lines)
+    delta, floor = 0, 0
+    first: int | None = None
+    last_end = 0
+    for s, r in zip(spieces, rpieces, strict=True):
+        if _blank(s):
+            if _blank(r):
+                continue
+            return NotFound("an elided REPLACE piece has no SEARCH lines to anchor it")
+        res = locate_strict(work, s, r)
+        if isinstance(res, NotFound):
+            return res
+        if res.start < floor:
+            return NotFound("the SEARCH pieces around '...' are out of order in the file")
+        first = res.start - delta if first is None else first
+        last_end = res.end - delta
+        work[res.start : res.end] = res.lines
+        delta += len(res.lines) - (res.end - res.start)
+        floor = res.start + len(res.lines)
+    if first is None:
+        return NotFound("the SEARCH block holds only elision markers")
+    return Found(first, last_end, work[first : last_end + delta], "elision")
+
+
+def _align_piece(file_lines: Sequence[str], piece: Sequence[str]) -> list[Alignment]:
+    exact = find_alignments(file_lines, piece, lambda x: x, False)
+    if exact:
+        return exact
+    for strat in STRATEGIES:
+        found = find_alignments(file_lines, piece, strat.key, strat.ignore_blank)
+        if found:
+            return found
+    return []
+
+
+def _spanning(
+    file_lines: Sequence[str], spieces: list[list[str]], replace: Sequence[str]
+) -> Result:
+    aligns: list[Alignment] = []
+    for piece in spieces:
+        if _blank(piece):
+            continue
+        found = _align_piece(file_lines, piece)
+        if len(found) != 1:
+            what = "matches no lines" if not found else f"matches {len(found)} places"
+            return NotFound(f"a SEARCH piece between '...' markers {what}")
+        if aligns and min(found[0].values()) <= max(aligns[-1].values()):
+            return NotFound("the SEARCH pieces around '...' are out of order in the file")
+        aligns.append(found[0])
+    if not aligns:
+        return NotFound("the SEARCH block holds only elision markers")
+    search_lines = [x for p in spieces for x in p]
+    pairs = []
+    for piece, align in zip([p for p in spieces if not _blank(p)], aligns, strict=True):
+        pairs += [(leading_ws(piece[j]), leading_ws(file_lines[i])) for j, i in align.items()]
+    rule = fit_reindent(pairs, [*search_lines, *replace])
+    if rule is None:
+        return NotFound("the SEARCH pieces differ from the file in relative indentation")
+    start, end = min(aligns[0].values()), max(aligns[-1].values()) + 1
+    return Found(start, end, [rule.convert(x) for x in replace], "elision")
+
+
+def locate_elided(
+    file_lines: Sequence[str], search: Sequence[str], replace: Sequence[str]
+) -> Result | None:
+    """Apply a SEARCH with elision markers; None when it has none."""
+    if not any(is_elision(x) for x in search):
+        return None
+    spieces = _pieces(search)
+    rmarks = sum(1 for x in replace if is_elision(x))
+    if rmarks == len(spieces) - 1:
+        return _paired(file_lines, spieces, _pieces(replace))
+    if rmarks == 0:
+        return _spanning(file_lines, spieces, replace)
+    return NotFound("SEARCH and REPLACE elide code ('...') at a different number of places")

@@ -1,0 +1,71 @@
+"""Failure explanations: why a block failed, the closest actual lines, a retry message."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from patchwright.edits.fuzzy import closest
+from patchwright.edits.match import NotFound
+from patchwright.edits.types import Outcome
+
+MAX_EXCERPT_LINES = 20
+
+
+def excerpt(file_lines: Sequence[str], start: int, end: int) -> str:
+    """File lines ``start:end`` (0-based) with 1-based line numbers, capped in length."""
+    end = min(end, start + MAX_EXCERPT_LINES)
+    width = len(str(end))
+    return "\n".join(f"{i + 1:>{width}} | {file_lines[i]}" for i in range(start, end))
+
+
+def explain_not_found(
+    file_lines: Sequence[str], search: Sequence[str], miss: NotFound
+) -> tuple[str, str | None, int | None]:
+    """(message, closest excerpt, 1-based line) for a SEARCH that could not be placed."""
+    if miss.ambiguous:
+        where = ", ".join(str(n) for n in miss.ambiguous[:10])
+        msg = (
+            f"{miss.message}, starting at lines {where}; it must match exactly one place. "
+            "Include more surrounding lines to make it unique."
+        )
+        first = miss.ambiguous[0] - 1
+        return msg, excerpt(file_lines, first, first + max(1, len(search))), miss.ambiguous[0]
+    if miss.line is not None:
+        first = miss.line - 1
+        shown = excerpt(file_lines, first, first + max(1, len(search)))
+        return f"{miss.message}.", shown, miss.line
+    near = closest(file_lines, search)
+    if near is None:
+        return f"{miss.message} (the file is empty).", None, None
+    msg = (
+        f"{miss.message}. The closest lines are {near.start + 1}-{near.end} "
+        f"({near.score:.0f}% similar); copy the SEARCH text exactly from the file."
+    )
+    return msg, excerpt(file_lines, near.start, near.end), near.start + 1
+
+
+def render_retry_message(outcome: Outcome) -> str:
+    """A ready-to-send message asking the model to resend only the failed blocks."""
+    failed = outcome.failed
+    if not failed:
+        return "All edit blocks applied."
+    total = len(outcome.results)
+    parts = [
+        f"{len(failed)} of {total} edit block(s) failed, so NO change was made "
+        "(edits apply all-or-nothing).",
+    ]
+    for r in failed:
+        parts.append(f"\n## Block {r.index + 1} ({r.path or 'no path'}) failed\n{r.message}")
+        if r.closest:
+            parts.append(f"Did you mean these lines?\n```\n{r.closest}\n```")
+    good = [str(r.index + 1) for r in outcome.results if r.status != "failed"]
+    if good:
+        parts.append(
+            f"\nBlock(s) {', '.join(good)} matched and will be applied together with your "
+            "corrections: do not resend them."
+        )
+    parts.append(
+        "\nResend ONLY the failed block(s), each with its file path, SEARCH copied "
+        "character for character from the current file (see the lines above), and REPLACE."
+    )
+    return "\n".join(parts)

@@ -1,0 +1,60 @@
+"""One entry point for placing a SEARCH block: strict strategies, then elision, then fuzzy."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from patchwright.edits.elision import locate_elided
+from patchwright.edits.fuzzy import locate_fuzzy
+from patchwright.edits.match import Found, NotFound, Result, locate_strict
+
+
+def locate(
+    file_lines: Sequence[str],
+    search: Sequence[str],
+    replace: Sequence[str],
+    hint: int | None = None,
+) -> Result:
+    """Find where ``search`` goes and what the file lines there become.
+
+    Ambiguity found by a strict strategy is final: a looser one could only find more.
+    """
+    strict = locate_strict(file_lines, search, replace, hint)
+    if isinstance(strict, Found) or strict.ambiguous:
+        return strict
+    elided = locate_elided(file_lines, search, replace)
+    if elided is not None:
+        return elided
+    fuzzy = locate_fuzzy(file_lines, search, replace)
+    if fuzzy is not None:
+        return fuzzy
+    return strict
+
+
+def already_present(
+    file_lines: Sequence[str], search: Sequence[str], replace: Sequence[str]
+) -> bool:
+    """True when the REPLACE text is in the file (by a strict strategy) and differs from SEARCH."""
+    if not any(x.strip() for x in replace):
+        return False
+    if [x.strip() for x in replace if x.strip()] == [x.strip() for x in search if x.strip()]:
+        return False
+    res = locate_strict(file_lines, replace, replace)
+    return isinstance(res, Found) or bool(res.ambiguous)
+
+
+def covers_match(
+    file_lines: Sequence[str], search: Sequence[str], replace: Sequence[str], found: Found
+) -> bool:
+    """True when the file already holds REPLACE around the place SEARCH matched.
+
+    That is the signature of a block applied before (REPLACE extends SEARCH): applying
+    it again would duplicate the added lines.
+    """
+    if len([x for x in replace if x.strip()]) <= len([x for x in search if x.strip()]):
+        return False
+    res = locate_strict(file_lines, replace, replace)
+    return isinstance(res, Found) and res.start <= found.start and res.end >= found.end
+
+
+__all__ = ["Found", "NotFound", "already_present", "covers_match", "locate"]

@@ -1,0 +1,224 @@
+"""Parsing model replies (free text with prose around it) into edits.
+
+Formats: conflict-marker SEARCH/REPLACE blocks (marker variants, fenced or not, path
+on a preceding line or in the fence info string), PyOB's ``<EDIT>`` XML form, unified
+diffs, whole-file replies (a path line, then a fenced block), file deletion lines.
+Paths are kept as written; ``resolve_path`` maps them onto the repository later.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from patchwright.edits.paths import clean_path, path_from_info, path_from_line
+from patchwright.edits.types import Edit, ParsedReply
+from patchwright.edits.udiff import is_file_header, parse_diff_file, parse_hunks
+
+HEAD = re.compile(r"^\s*<{5,9}\s*(?:SEARCH|ORIGINAL|FIND)\b.*$", re.I)
+DIVIDER = re.compile(r"^\s*={5,9}(?:\s*[A-Za-z]+)?\s*$")
+TAIL = re.compile(r"^\s*>{5,9}(?:\s*(?:REPLACE|UPDATED|NEW|END)\b.*)?\s*$", re.I)
+FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*([^`]*)$")
+EDIT_OPEN = re.compile(r"^\s*<EDIT\b([^>]*)>", re.I)
+DELETE = re.compile(
+    r"^\s*(?:#+\s*)?(?:DELETE(?:\s+FILE)?|Delete file|delete file)\s*:?\s+(\S+)\s*$"
+)
+_ATTR = re.compile(r"""\b(?:file|path|filename)\s*=\s*["']([^"']+)["']""", re.I)
+_TAG_PATH = re.compile(r"<(?:FILE|PATH)>\s*(.*?)\s*</(?:FILE|PATH)>", re.I | re.S)
+_TAG = {t: re.compile(rf"<{t}>(.*?)</{t}>", re.I | re.S) for t in ("SEARCH", "REPLACE")}
+_PROSE_PATH = re.compile(r"`([^`\s]+)`")
+
+
+def _text(lines: Sequence[str]) -> str:
+    return "".join(x + "\n" for x in lines)
+
+
+def _tag_body(raw: str) -> str:
+    if raw.startswith("\n"):
+        raw = raw[1:]
+    if raw.strip() == "":
+        return ""
+    return raw if raw.endswith("\n") else raw + "\n"
+
+
+@dataclass
+class _Parser:
+    lines: list[str]
+    known: Sequence[str]
+    edits: list[Edit] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    path: str = ""
+    diff_path: str = ""
+    fence: tuple[str, int] | None = None
+
+    def run(self) -> None:
+        i = 0
+        while i < len(self.lines):
+            i = self._step(i)
+
+    def _step(self, i: int) -> int:
+        line = self.lines[i]
+        if HEAD.match(line):
+            return self._search_replace(i)
+        if EDIT_OPEN.match(line):
+            return self._xml(i)
+        if is_file_header(self.lines, i):
+            part = parse_diff_file(self.lines, i)
+            self.edits.extend(part.edits)
+            self.diff_path = part.path
+            return max(part.end, i + 2)
+        if line.startswith("@@") and self.diff_path:
+            part = parse_hunks(self.lines, i, self.diff_path, self.diff_path)
+            self.edits.extend(part.edits)
+            return max(part.end, i + 1)
+        deleted = DELETE.match(line)
+        if deleted and path_from_line(deleted.group(1), self.known):
+            self.edits.append(Edit(clean_path(deleted.group(1)), "delete", "", "", "delete"))
+            return i + 1
+        fence = FENCE.match(line)
+        if fence:
+            return self._fence(i, fence.group(1), fence.group(2))
+        return i + 1
+
+    def _look_back(self, i: int, prose: bool = True) -> str | None:
+        """The path named just above line ``i`` (skipping blanks and fence openers).
+
+        With ``prose``, a sentence ending in ``:`` that names exactly one `path` counts.
+        """
+        for j in range(i - 1, max(-1, i - 6), -1):
+            line = self.lines[j]
+            fence = FENCE.match(line)
+            if fence:
+                found = path_from_info(fence.group(2), self.known)
+                if found:
+                    return found
+                continue
+            if not line.strip():
+                continue
+            found = path_from_line(line, self.known)
+            if found:
+                return found
+            if prose and line.rstrip().endswith(":"):
+                named = [p for p in _PROSE_PATH.findall(line) if path_from_line(p, self.known)]
+                if len(named) == 1:
+                    return clean_path(named[0])
+            return None
+        return None
+
+    def _block_path(self, i: int) -> str:
+        found = self._look_back(i)
+        if found:
+            self.path = found
+        return self.path
+
+    def _search_replace(self, i: int) -> int:
+        path = self._block_path(i)
+        n = len(self.lines)
+        j = i + 1
+        while j < n and not DIVIDER.match(self.lines[j]):
+            if HEAD.match(self.lines[j]) or TAIL.match(self.lines[j]):
+                self.errors.append(
+                    f"SEARCH block at reply line {i + 1} has no ======= divider before line {j + 1}"
+                )
+                return j
+            j += 1
+        if j >= n:
+            self.errors.append(f"SEARCH block at reply line {i + 1} is not terminated")
+            return n
+        k = j + 1
+        while k < n and not TAIL.match(self.lines[k]):
+            k += 1
+        if k >= n:
+            self.errors.append(
+                f"SEARCH block at reply line {i + 1} has no >>>>>>> REPLACE line; resend it whole"
+            )
+            return n
+        search, replace = self.lines[i + 1 : j], self.lines[j + 1 : k]
+        self.edits.append(Edit(path, "replace", _text(search), _text(replace), "search_replace"))
+        return k + 1
+
+    def _xml(self, i: int) -> int:
+        n = len(self.lines)
+        k = i
+        while k < n and "</edit>" not in self.lines[k].lower():
+            k += 1
+        if k >= n:
+            self.errors.append(f"<EDIT> at reply line {i + 1} has no closing </EDIT>")
+            return n
+        chunk = "\n".join(self.lines[i : k + 1])
+        head = EDIT_OPEN.match(self.lines[i])
+        attr = _ATTR.search(head.group(1)) if head else None
+        tag = _TAG_PATH.search(chunk)
+        path = (
+            clean_path(attr.group(1))
+            if attr
+            else clean_path(tag.group(1))
+            if tag
+            else self._block_path(i)
+        )
+        if attr or tag:
+            self.path = path
+        search, replace = _TAG["SEARCH"].search(chunk), _TAG["REPLACE"].search(chunk)
+        if search is None or replace is None:
+            self.errors.append(
+                f"<EDIT> at reply line {i + 1} needs both <SEARCH>...</SEARCH> and <REPLACE>...</REPLACE>"
+            )
+            return k + 1
+        body_s, body_r = _tag_body(search.group(1)), _tag_body(replace.group(1))
+        self.edits.append(Edit(path, "replace", body_s, body_r, "xml"))
+        return k + 1
+
+    def _fence_end(self, i: int, marker: str) -> int:
+        depth = 0
+        for j in range(i + 1, len(self.lines)):
+            m = FENCE.match(self.lines[j])
+            if not m or m.group(1)[0] != marker[0] or len(m.group(1)) < len(marker):
+                continue
+            if m.group(2).strip():
+                depth += 1
+            elif depth:
+                depth -= 1
+            else:
+                return j
+        return len(self.lines)
+
+    def _fence(self, i: int, marker: str, info: str) -> int:
+        if self.fence is not None:
+            if not info.strip() and marker[0] == self.fence[0] and len(marker) >= self.fence[1]:
+                self.fence = None
+            return i + 1
+        end = self._fence_end(i, marker)
+        body = self.lines[i + 1 : end]
+        if info.strip().lower() in ("diff", "patch", "udiff") or any(
+            HEAD.match(x) or EDIT_OPEN.match(x) or x.startswith(("--- ", "@@")) for x in body
+        ):
+            self.fence = (marker[0], len(marker))
+            return i + 1
+        path = path_from_info(info, self.known) or self._look_back(i, prose=False)
+        if path and end < len(self.lines):
+            self.edits.append(Edit(path, "whole", "", _text(body), "whole"))
+            self.path = path
+        return end + 1
+
+
+def parse_reply(text: str, *, known_files: Sequence[str] = ()) -> ParsedReply:
+    """Find every edit in a model reply, in order; explain malformed pieces in ``errors``.
+
+    A block with no path anywhere above it takes the previous block's path; with none
+    at all it gets the only entry of ``known_files`` or is reported in ``errors``.
+    """
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    parser = _Parser(lines, known_files)
+    parser.run()
+    edits: list[Edit] = []
+    for n, edit in enumerate(parser.edits, 1):
+        if edit.path:
+            edits.append(edit)
+        elif len(known_files) == 1:
+            edits.append(Edit(known_files[0], edit.kind, edit.search, edit.replace, edit.fmt))
+        else:
+            parser.errors.append(
+                f"edit block {n} names no file: put the file path on the line before it"
+            )
+    return ParsedReply(edits, parser.errors)

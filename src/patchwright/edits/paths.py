@@ -1,0 +1,146 @@
+"""Recognising file paths in model replies and resolving them against the repository."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Sequence
+
+from rapidfuzz import fuzz, process
+
+from patchwright.edits.types import PathResolutionError
+
+FUZZY_PATH_SCORE = 90.0
+_PREFIX = re.compile(r"^(?:#+|//|\*+|-|>)?\s*(?:(?:file|filename|path|filepath)\s*[:=]\s*)?", re.I)
+_TOKEN = re.compile(r"^[\w.@+~/\\-]+$")
+_BARE_NAMES = {
+    "Makefile",
+    "Dockerfile",
+    "Containerfile",
+    "Procfile",
+    "Gemfile",
+    "Rakefile",
+    "Jenkinsfile",
+    "Vagrantfile",
+    "LICENSE",
+    "README",
+    "CODEOWNERS",
+}
+
+
+def clean_path(raw: str) -> str:
+    """Normalise a path as written by a model: quotes, ``./``, backslashes, ``a/``/``b/`` stay."""
+    path = raw.strip().strip("`'\"*").strip().replace("\\", "/")
+    while path.startswith("./"):
+        path = path[2:]
+    return path
+
+
+def path_from_line(line: str, known_files: Sequence[str] = ()) -> str | None:
+    """The path a line names when the line is nothing but a (decorated) path, else None.
+
+    Accepts ``src/x.py``, ``**src/x.py**``, ```` `x.py`: ````, ``# File: x.py``, ``// x.rs``.
+    """
+    text = line.strip()
+    if not text or len(text) > 250 or text.startswith("```") or text.startswith("~~~"):
+        return None
+    text = _PREFIX.sub("", text, count=1).strip()
+    text = text.rstrip(":").strip().strip("`*_'\"").rstrip(":").strip()
+    text = clean_path(text)
+    if not text or not _TOKEN.match(text):
+        return None
+    if text in known_files or any(k.endswith("/" + text) for k in known_files):
+        return text
+    base = text.rsplit("/", 1)[-1]
+    if base in _BARE_NAMES:
+        return text
+    if "." in base.strip(".") and not text.endswith(".") and re.search(r"[A-Za-z]", base):
+        if re.fullmatch(r"[\d.]+", base) or text.startswith("..."):
+            return None
+        return text
+    return None
+
+
+def path_from_info(info: str, known_files: Sequence[str] = ()) -> str | None:
+    """The path in a fence info string: ```` ```src/x.py ````, ```` ```python src/x.py ````, ``py:x.py``."""
+    info = info.strip()
+    if not info:
+        return None
+    for piece in re.split(r"[\s:]+", info)[::-1]:
+        piece = piece.strip()
+        if piece.startswith(("title=", "file=", "path=")):
+            piece = piece.split("=", 1)[1]
+        found = path_from_line(piece, known_files)
+        if found and ("." in found or "/" in found or found in known_files):
+            return found
+    return None
+
+
+def _dir_of(path: str, repo_files: Sequence[str]) -> bool:
+    prefix = path.rstrip("/") + "/"
+    return any(f.startswith(prefix) for f in repo_files)
+
+
+def _suffix_matches(path: str, repo_files: Sequence[str]) -> list[str]:
+    return [f for f in repo_files if f == path or f.endswith("/" + path)]
+
+
+def _fuzzy(path: str, repo_files: Sequence[str]) -> list[str]:
+    ext = posixpath.splitext(path)[1]
+    pool = [f for f in repo_files if posixpath.splitext(f)[1] == ext]
+    hits = process.extract(path, pool, scorer=fuzz.ratio, score_cutoff=FUZZY_PATH_SCORE, limit=5)
+    if not hits:
+        return []
+    best = hits[0][1]
+    return [h[0] for h in hits if h[1] >= best - 3]
+
+
+def resolve_path(
+    raw: str, repo_files: Sequence[str], *, cwd: str = "", must_exist: bool = False
+) -> str:
+    """Resolve a model-written path to a repository path (posix, relative to the root).
+
+    Tries, in order: exact; relative to ``cwd``; a unique file whose path ends with it
+    (a bare basename included); a close fuzzy match among files with the same
+    extension. Ambiguity raises ``PathResolutionError`` listing the candidates; an
+    unknown path is returned cleaned (a new file) unless ``must_exist``. Paths that
+    name a directory are refused. Confinement to the repository is the caller's job.
+    """
+    path = clean_path(raw)
+    if not path:
+        raise PathResolutionError("empty file path")
+    files = list(repo_files)
+    known = set(files)
+    if path in known:
+        return path
+    if cwd and not path.startswith("/"):
+        rel = posixpath.normpath(posixpath.join(cwd, path))
+        if rel in known:
+            return rel
+    for candidate in (path, path[2:] if path.startswith(("a/", "b/")) else ""):
+        if not candidate:
+            continue
+        if candidate in known:
+            return candidate
+        hits = _suffix_matches(candidate, files)
+        if len(hits) == 1:
+            return hits[0]
+        if len(hits) > 1:
+            raise PathResolutionError(
+                f"'{raw}' matches {len(hits)} files: {', '.join(sorted(hits)[:10])}; "
+                "give the full path",
+                sorted(hits),
+            )
+    if _dir_of(path, files):
+        raise PathResolutionError(f"'{raw}' is a directory, not a file")
+    fuzzy = _fuzzy(path, files)
+    if len(fuzzy) == 1 and must_exist:
+        return fuzzy[0]
+    if len(fuzzy) > 1 and must_exist:
+        raise PathResolutionError(
+            f"'{raw}' is not a file; it is close to {', '.join(fuzzy)}: give the exact path",
+            fuzzy,
+        )
+    if must_exist:
+        raise PathResolutionError(f"'{raw}' does not exist in the repository")
+    return path

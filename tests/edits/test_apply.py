@@ -1,0 +1,136 @@
+"""apply_edits: many files, in order, all or nothing; already-applied; imports kept."""
+
+from __future__ import annotations
+
+from patchwright.edits import Edit, apply_edits, keep_applicable, render_retry_message
+
+
+def sr(path: str, search: str, replace: str) -> Edit:
+    return Edit(path, "replace", search, replace, "test")
+
+
+def test_blocks_apply_in_order_against_updated_text() -> None:
+    edits = [sr("a.py", "x = 1\n", "x = 2\n"), sr("a.py", "x = 2\n", "x = 3\n")]
+    out = apply_edits(edits, {"a.py": "x = 1\n"})
+    assert out.ok and out.new_texts == {"a.py": "x = 3\n"}
+
+
+def test_one_failed_block_means_nothing_changes_but_all_blocks_report() -> None:
+    files = {"a.py": "a = 1\n", "b.py": "b = 1\n"}
+    edits = [
+        sr("a.py", "a = 1\n", "a = 2\n"),
+        sr("b.py", "nope\n", "x\n"),
+        sr("b.py", "b = 1\n", "b = 2\n"),
+    ]
+    out = apply_edits(edits, files)
+    assert not out.ok
+    assert out.new_texts == {}
+    assert [r.status for r in out.results] == ["applied", "failed", "applied"]
+    assert files == {"a.py": "a = 1\n", "b.py": "b = 1\n"}
+
+
+def test_already_applied_when_search_gone_and_replace_present() -> None:
+    out = apply_edits([sr("a.py", "x = 1\n", "x = 2\n")], {"a.py": "y = 0\nx = 2\n"})
+    assert out.ok
+    assert out.results[0].status == "already_applied"
+    assert out.new_texts == {}
+
+
+def test_already_applied_when_replace_extends_search_and_is_there() -> None:
+    text = "import os\nimport sys\n\nprint(os, sys)\n"
+    out = apply_edits([sr("a.py", "import os\n", "import os\nimport sys\n")], {"a.py": text})
+    assert out.ok and out.results[0].status == "already_applied" and out.new_texts == {}
+
+
+def test_empty_search_creates_a_missing_file_or_fills_an_empty_one() -> None:
+    out = apply_edits([sr("new.py", "", "A = 1\n"), sr("empty.py", "", "B = 2")], {"empty.py": ""})
+    assert out.ok
+    assert out.new_texts == {"new.py": "A = 1\n", "empty.py": "B = 2\n"}
+
+
+def test_empty_search_on_non_empty_file_fails_with_advice() -> None:
+    out = apply_edits([sr("a.py", "", "X = 1\n")], {"a.py": "Y = 2\n"})
+    assert not out.ok and "empty SEARCH" in (out.results[0].message or "")
+
+
+def test_search_in_missing_file_fails() -> None:
+    out = apply_edits([sr("gone.py", "x\n", "y\n")], {})
+    assert not out.ok and "does not exist" in (out.results[0].message or "")
+
+
+def test_create_delete_and_whole() -> None:
+    edits = [
+        Edit("n.py", "create", "", "N = 1\n", "t"),
+        Edit("old.py", "delete", "", "", "t"),
+        Edit("w.py", "whole", "", "W = 2\n", "t"),
+    ]
+    out = apply_edits(edits, {"old.py": "O\n", "w.py": "W = 1\n"})
+    assert out.ok
+    assert out.new_texts == {"n.py": "N = 1\n", "old.py": None, "w.py": "W = 2\n"}
+
+
+def test_whole_file_with_elided_code_is_refused() -> None:
+    edit = Edit("w.py", "whole", "", "def f():\n    # ... existing code ...\n", "t")
+    out = apply_edits([edit], {"w.py": "def f():\n    return 1\n"})
+    assert not out.ok
+
+
+def test_create_over_an_existing_file_fails() -> None:
+    out = apply_edits([Edit("a.py", "create", "", "new\n", "t")], {"a.py": "old\n"})
+    assert not out.ok
+
+
+def test_final_newline_presence_is_kept() -> None:
+    out = apply_edits([sr("a.txt", "b\n", "c\n")], {"a.txt": "a\nb"})
+    assert out.new_texts == {"a.txt": "a\nc"}
+
+
+def test_crlf_text_stays_crlf() -> None:
+    out = apply_edits([sr("a.txt", "b\n", "c\nd\n")], {"a.txt": "a\r\nb\r\n"})
+    assert out.new_texts == {"a.txt": "a\r\nc\r\nd\r\n"}
+
+
+def test_empty_file_with_search_fails_cleanly() -> None:
+    out = apply_edits([sr("a.py", "x\n", "y\n")], {"a.py": ""})
+    assert not out.ok and "empty" in (out.results[0].message or "")
+
+
+def test_removed_import_still_used_is_restored_with_a_note() -> None:
+    old = "import os\nimport sys\n\n\ndef f():\n    return os.getcwd(), sys.argv\n"
+    edit = sr("m.py", "import os\nimport sys\n", "import sys\n")
+    out = apply_edits([edit], {"m.py": old})
+    assert out.ok
+    assert (
+        out.new_texts["m.py"]
+        == "import sys\nimport os\n\n\ndef f():\n    return os.getcwd(), sys.argv\n"
+    )
+    assert "import os" in out.notes[0]
+
+
+def test_removed_unused_import_stays_removed() -> None:
+    old = "import os\nimport sys\n\nprint(sys.argv)\n"
+    out = apply_edits([sr("m.py", "import os\n", "")], {"m.py": old})
+    assert out.new_texts["m.py"] == "import sys\n\nprint(sys.argv)\n" and out.notes == []
+
+
+def test_retry_message_names_failed_blocks_closest_lines_and_the_good_ones() -> None:
+    text = "def area(r):\n    return 3.14 * r * r\n\n\ndef perimeter(r):\n    return 2 * 3.14 * r\n"
+    edits = [
+        sr("geo.py", "def area(r):\n", "def area(r: float):\n"),
+        sr("geo.py", "def perimeter(radius):\n    return 2 * 3.14 * radius\n", "x\n"),
+    ]
+    out = apply_edits(edits, {"geo.py": text})
+    msg = render_retry_message(out)
+    assert "1 of 2" in msg and "Block 2" in msg
+    assert "5 | def perimeter(r):" in msg
+    assert "Block(s) 1 matched" in msg
+    assert "Resend ONLY the failed" in msg
+    assert keep_applicable(edits, out, [sr("geo.py", "a", "b")]) == [
+        edits[0],
+        sr("geo.py", "a", "b"),
+    ]
+
+
+def test_ambiguous_failure_lists_the_lines() -> None:
+    out = apply_edits([sr("a.py", "x = 1\n", "x = 2\n")], {"a.py": "x = 1\ny\nx = 1\n"})
+    assert "lines 1, 3" in (out.results[0].message or "")
