@@ -6,6 +6,8 @@ import codecs
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from patchwright.workspace.textfile import (
     FALLBACK_ENCODING,
@@ -119,3 +121,23 @@ def test_cyrillic_cp1251_is_not_mistaken_for_western() -> None:
     tf = decode_bytes(text.encode("cp1251"))
     assert tf.text == text
     assert encode_text(tf.text, tf) == text.encode("cp1251")
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    text=st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=200),
+    newline=st.sampled_from(["\n", "\r\n", "\r"]),
+    bom=st.booleans(),
+)
+def test_encode_then_decode_gives_back_the_normalised_text(
+    text: str, newline: str, bom: bool
+) -> None:
+    like = TextFile(text="", encoding="utf-8", bom=bom, newline=newline)
+    data = encode_text(text, like)
+    if "\x00" in text and not bom:
+        return  # NUL bytes make it binary by design
+    decoded = decode_bytes(data)
+    assert decoded.text == text.replace("\r\n", "\n").replace("\r", "\n")
+    assert decoded.bom == bom
+    if "\n" in decoded.text and "\r" not in text:
+        assert decoded.newline == newline
