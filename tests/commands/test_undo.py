@@ -65,3 +65,12 @@ def test_list_shows_changes_newest_first(tmp_path: Path) -> None:
     code, out = run("--list", "--json", "--repo", str(tmp_path))
     assert code == 0
     assert [c["label"] for c in json.loads(out)["changes"]] == ["second", "first"]
+
+
+def test_undo_from_a_subfolder_finds_the_repository_state(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    change(tmp_path, {"pkg/m.py": b"x = 1\n"}, "add m")
+    code, out = run("--repo", str(tmp_path / "pkg"), "--json")
+    assert code == 0, out
+    assert json.loads(out)["files"] == ["pkg/m.py"]
+    assert not (tmp_path / "pkg/m.py").exists()

@@ -15,6 +15,15 @@ def _emit(as_json: bool, payload: dict[str, object], text: str, *, err: bool = F
         typer.echo(text, err=err)
 
 
+def _find_root(start: Path) -> Path:
+    """The nearest folder at or above ``start`` holding patchwright state (else ``start``)."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if (folder / ".patchwright" / "undo").is_dir():
+            return folder
+    return start
+
+
 def register(app: typer.Typer) -> None:
     @app.command("undo")
     def undo_command(
@@ -22,7 +31,9 @@ def register(app: typer.Typer) -> None:
         force: bool = typer.Option(
             False, "--force", help="Overwrite files you changed since patchwright wrote them."
         ),
-        repo: Path = typer.Option(Path("."), "--repo", help="Repository (default: here)."),
+        repo: Path = typer.Option(
+            Path("."), "--repo", help="Repository (default: the one around this folder)."
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
         list_only: bool = typer.Option(False, "--list", help="List undoable changes only."),
     ) -> None:
@@ -37,6 +48,7 @@ def register(app: typer.Typer) -> None:
         if not repo.is_dir():
             typer.echo(f"error: {repo} is not a directory", err=True)
             raise typer.Exit(2)
+        repo = _find_root(repo)
         try:
             entries = list_undo(repo)
         except UndoError as exc:
