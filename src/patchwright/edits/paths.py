@@ -54,6 +54,8 @@ def path_from_line(line: str, known_files: Sequence[str] = ()) -> str | None:
     base = text.rsplit("/", 1)[-1]
     if base in _BARE_NAMES:
         return text
+    if "/" in text.strip("/") and re.search(r"[A-Za-z]", base):
+        return text
     if "." in base.strip(".") and not text.endswith(".") and re.search(r"[A-Za-z]", base):
         if re.fullmatch(r"[\d.]+", base) or text.startswith("..."):
             return None
