@@ -24,6 +24,10 @@ TOGGLE = "toggle.txt"  # exists exactly when the generation is odd
 _FILLER = b"#" * 1500 + b"\n"
 
 
+class WorkerError(RuntimeError):
+    """The worker process could not start (a broken environment, not a consistency failure)."""
+
+
 def file_name(index: int) -> str:
     return f"d{index % 4}/f{index}.txt"
 
@@ -123,7 +127,7 @@ def _spawn_and_kill(cmd: list[str], delay: float, *, wait_ready: bool) -> None:
             line = proc.stdout.readline()
             if line.strip() != b"ready":
                 err = proc.stderr.read().decode() if proc.stderr else ""
-                raise AssertionError(f"worker failed to start: {line!r} {err}")
+                raise WorkerError(f"worker failed to start: {line!r} {err}")
         time.sleep(delay)
         proc.send_signal(signal.SIGKILL)
     finally:

@@ -20,8 +20,6 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
-import shutil
-import stat
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -33,15 +31,22 @@ from patchwright.workspace.atomic import (
     fsync_dir,
     fsync_dirs,
     remove_file,
-    temp_path_for,
 )
 from patchwright.workspace.errors import PathEscapeError, TransactionError
 from patchwright.workspace.exclude import ensure_patchwright_excluded
 from patchwright.workspace.paths import confine
+from patchwright.workspace.recovery import (
+    finish_undo,
+    prune,
+    read_current,
+    recover,
+    restore_old,
+)
 
 __all__ = ["Transaction", "TransactionError", "recover", "undo"]
 
 _PROTECTED = frozenset({".git", jr.STATE_DIR})
+Change = tuple[bytes | None, int | None]  # (new bytes or None = delete, mode or None = keep)
 _last_ns = 0
 
 
@@ -50,20 +55,6 @@ def _next_ns() -> int:
     global _last_ns
     _last_ns = max(time.time_ns(), _last_ns + 1)
     return _last_ns
-
-
-def _read_current(path: Path) -> tuple[bool, int | None, bytes]:
-    """(exists, mode bits, bytes) of the file at ``path`` now."""
-    try:
-        info = os.lstat(path)
-    except FileNotFoundError:
-        return False, None, b""
-    if not stat.S_ISREG(info.st_mode):
-        raise TransactionError(f"{path} is not a regular file; patchwright only edits files")
-    return True, info.st_mode & 0o7777, path.read_bytes()
-
-
-Change = tuple[bytes | None, int | None]  # (new bytes or None = delete, mode or None = keep)
 
 
 class Transaction:
@@ -126,7 +117,7 @@ class Transaction:
             raise TransactionError("transaction already committed; use undo() to revert it")
         self._pending = {}
         if self._dir is not None:
-            _restore(self.root, self._dir, self._manifest())
+            restore_old(self.root, self._dir, self._manifest())
             jr.discard(self._dir)
         self._release()
         self.state = "rolled_back"
@@ -142,7 +133,7 @@ class Transaction:
             if self._dir is not None:
                 jr.discard(self._dir)
             if self._kind == "undo":  # files already as wanted: just drop the entries
-                _finish_undo(self.root, None, self._manifest())
+                finish_undo(self.root, None, self._manifest())
             self._release()
             self.state = "committed"
             return ""
@@ -246,7 +237,7 @@ class Transaction:
         for key, (content, mode) in pending.items():
             record = self._records.get(key)
             if record is None:
-                exists, old_mode, data = _read_current(self.root / key)
+                exists, old_mode, data = read_current(self.root / key)
                 if content == (data if exists else None) and mode in (None, old_mode):
                     continue
                 record = jr.FileRecord(
@@ -313,7 +304,7 @@ class Transaction:
         os.rename(self._dir, udir / name)  # the commit point
         fsync_dir(udir)
         self._release()
-        _prune(self.root, self.keep_undo)
+        prune(self.root, self.keep_undo)
         return name
 
     def _commit_undo(self, manifest: jr.Manifest) -> str:
@@ -321,7 +312,7 @@ class Transaction:
         done = self._dir.with_name(self._dir.name + jr.DONE_SUFFIX)
         os.rename(self._dir, done)  # the commit point
         fsync_dir(done.parent)
-        _finish_undo(self.root, done, manifest)
+        finish_undo(self.root, done, manifest)
         self._release()
         return ""
 
@@ -329,114 +320,6 @@ class Transaction:
         if self._lock_fd is not None:
             os.close(self._lock_fd)
             self._lock_fd = None
-
-
-def _restore(root: Path, folder: Path, manifest: jr.Manifest) -> list[str]:
-    """Put every file of ``manifest`` back to its old state; return the paths rewritten."""
-    dirs: set[Path] = set()
-    changed: list[str] = []
-    for record in manifest.files:
-        path = root / record.path
-        with contextlib.suppress(OSError):
-            os.unlink(temp_path_for(path, manifest.id))
-        exists, mode, data = _read_current(path)
-        if record.old_exists:
-            if exists and mode == record.old_mode and jr.sha256(data) == record.old_sha:
-                continue
-            path.parent.mkdir(parents=True, exist_ok=True)
-            old = jr.read_old(folder, record)
-            atomic_write(path, old, mode=record.old_mode, tag=manifest.id, sync_dir=False)
-        elif not remove_file(path, sync_dir=False):
-            continue
-        changed.append(record.path)
-        dirs.add(path.parent)
-    for rel in reversed(manifest.created_dirs):
-        with contextlib.suppress(OSError):
-            (root / rel).rmdir()
-            dirs.add((root / rel).parent)
-    fsync_dirs(dirs)
-    return changed
-
-
-def _finish_undo(root: Path, folder: Path | None, manifest: jr.Manifest | None) -> None:
-    """Complete an undo transaction past its commit point: drop the entries it consumed and
-    the folders those entries had created (when now empty)."""
-    emptied: list[str] = []
-    for entry in manifest.consumes if manifest is not None else []:
-        entry_dir = jr.undo_dir(root) / entry
-        with contextlib.suppress(TransactionError):
-            consumed = jr.read_manifest(entry_dir)
-            emptied.extend(consumed.created_dirs if consumed else [])
-        jr.discard(entry_dir)
-    for rel in sorted(set(emptied), key=lambda r: r.count("/"), reverse=True):
-        with contextlib.suppress(OSError):
-            (root / rel).rmdir()
-    if folder is not None:
-        jr.discard(folder)
-
-
-def _prune(root: Path, keep: int) -> None:
-    entries = undo_entries(root)
-    for name in entries[: max(0, len(entries) - keep)]:
-        jr.discard(jr.undo_dir(root) / name, durable=False)
-
-
-def undo_entries(root: Path) -> list[str]:
-    """Names of committed undo entries, oldest first."""
-    try:
-        with os.scandir(jr.undo_dir(Path(root))) as it:
-            return sorted(e.name for e in it if e.is_dir() and not e.name.startswith("."))
-    except FileNotFoundError:
-        return []
-
-
-def _recover_one(root: Path, folder: Path) -> str | None:
-    name = folder.name
-    if name.startswith(jr.TRASH_PREFIX):
-        shutil.rmtree(folder, ignore_errors=True)
-        return None
-    if jr.is_live(folder):
-        return None
-    if name.startswith(jr.TMP_PREFIX):
-        jr.discard(folder)
-        return None
-    manifest = jr.read_manifest(folder)
-    if name.endswith(jr.DONE_SUFFIX):
-        _finish_undo(root, folder, manifest)
-        return f"finished interrupted undo {name.removesuffix(jr.DONE_SUFFIX)}"
-    if manifest is None:
-        jr.discard(folder)
-        return None
-    restored = _restore(root, folder, manifest)
-    jr.discard(folder)
-    files = ", ".join(restored) if restored else "no file had changed yet"
-    return f"rolled back interrupted transaction {manifest.id}: {files}"
-
-
-def recover(root: Path) -> list[str]:
-    """Finish what dead processes left under ``.patchwright/journal/`` (run at every start).
-
-    Interrupted transactions are rolled back (all-old); undo transactions past their commit
-    point are completed (all-new). Journals held by a live process are left alone.
-    Returns one human-readable line per transaction handled.
-    """
-    root = Path(root).resolve()
-    messages: list[str] = []
-    jdir = jr.journal_dir(root)
-    if jdir.is_dir():
-        for folder in sorted(p for p in jdir.iterdir() if p.is_dir()):
-            try:
-                message = _recover_one(root, folder)
-            except TransactionError as exc:
-                message = f"could not recover {folder.name}: {exc}"
-            if message:
-                messages.append(message)
-    udir = jr.undo_dir(root)
-    if udir.is_dir():
-        for folder in udir.iterdir():
-            if folder.name.startswith(jr.TRASH_PREFIX):
-                shutil.rmtree(folder, ignore_errors=True)
-    return messages
 
 
 def undo(root: Path, n: int = 1, *, force: bool = False) -> list[str]:

@@ -15,12 +15,8 @@ from pathlib import Path
 
 from patchwright.workspace import journal as jr
 from patchwright.workspace.errors import UndoConflictError, UndoError
-from patchwright.workspace.transaction import (
-    Change,
-    _new_undo_transaction,
-    recover,
-    undo_entries,
-)
+from patchwright.workspace.recovery import recover, undo_entries
+from patchwright.workspace.transaction import Change, _new_undo_transaction
 
 __all__ = ["UndoConflictError", "UndoEntry", "UndoError", "list_undo", "undo"]
 

@@ -1,0 +1,135 @@
+"""Recovery and history upkeep for transactions: restore a journal's old files, finish an
+undo past its commit point, prune old undo entries, and :func:`recover` at start-up."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import stat
+from pathlib import Path
+
+from patchwright.workspace import journal as jr
+from patchwright.workspace.atomic import atomic_write, fsync_dirs, remove_file, temp_path_for
+from patchwright.workspace.errors import TransactionError
+
+__all__ = ["finish_undo", "prune", "read_current", "recover", "restore_old", "undo_entries"]
+
+
+def read_current(path: Path) -> tuple[bool, int | None, bytes]:
+    """(exists, mode bits, bytes) of the file at ``path`` now."""
+    try:
+        info = os.lstat(path)
+    except FileNotFoundError:
+        return False, None, b""
+    if not stat.S_ISREG(info.st_mode):
+        raise TransactionError(f"{path} is not a regular file; patchwright only edits files")
+    return True, info.st_mode & 0o7777, path.read_bytes()
+
+
+def restore_old(root: Path, folder: Path, manifest: jr.Manifest) -> list[str]:
+    """Put every file of ``manifest`` back to its old state; return the paths rewritten."""
+    dirs: set[Path] = set()
+    changed: list[str] = []
+    for record in manifest.files:
+        path = root / record.path
+        with contextlib.suppress(OSError):
+            os.unlink(temp_path_for(path, manifest.id))
+        exists, mode, data = read_current(path)
+        if record.old_exists:
+            if exists and mode == record.old_mode and jr.sha256(data) == record.old_sha:
+                continue
+            path.parent.mkdir(parents=True, exist_ok=True)
+            old = jr.read_old(folder, record)
+            atomic_write(path, old, mode=record.old_mode, tag=manifest.id, sync_dir=False)
+        elif not remove_file(path, sync_dir=False):
+            continue
+        changed.append(record.path)
+        dirs.add(path.parent)
+    for rel in reversed(manifest.created_dirs):
+        with contextlib.suppress(OSError):
+            (root / rel).rmdir()
+            dirs.add((root / rel).parent)
+    fsync_dirs(dirs)
+    return changed
+
+
+def finish_undo(root: Path, folder: Path | None, manifest: jr.Manifest | None) -> None:
+    """Complete an undo transaction past its commit point: drop the entries it consumed and
+    the folders those entries had created (when now empty)."""
+    emptied: list[str] = []
+    for entry in manifest.consumes if manifest is not None else []:
+        entry_dir = jr.undo_dir(root) / entry
+        with contextlib.suppress(TransactionError):
+            consumed = jr.read_manifest(entry_dir)
+            emptied.extend(consumed.created_dirs if consumed else [])
+        jr.discard(entry_dir)
+    for rel in sorted(set(emptied), key=lambda r: r.count("/"), reverse=True):
+        with contextlib.suppress(OSError):
+            (root / rel).rmdir()
+    if folder is not None:
+        jr.discard(folder)
+
+
+def prune(root: Path, keep: int) -> None:
+    entries = undo_entries(root)
+    for name in entries[: max(0, len(entries) - keep)]:
+        jr.discard(jr.undo_dir(root) / name, durable=False)
+
+
+def undo_entries(root: Path) -> list[str]:
+    """Names of committed undo entries, oldest first."""
+    try:
+        with os.scandir(jr.undo_dir(Path(root))) as it:
+            return sorted(e.name for e in it if e.is_dir() and not e.name.startswith("."))
+    except FileNotFoundError:
+        return []
+
+
+def _recover_one(root: Path, folder: Path) -> str | None:
+    name = folder.name
+    if name.startswith(jr.TRASH_PREFIX):
+        shutil.rmtree(folder, ignore_errors=True)
+        return None
+    if jr.is_live(folder):
+        return None
+    if name.startswith(jr.TMP_PREFIX):
+        jr.discard(folder)
+        return None
+    manifest = jr.read_manifest(folder)
+    if name.endswith(jr.DONE_SUFFIX):
+        finish_undo(root, folder, manifest)
+        return f"finished interrupted undo {name.removesuffix(jr.DONE_SUFFIX)}"
+    if manifest is None:
+        jr.discard(folder)
+        return None
+    restored = restore_old(root, folder, manifest)
+    jr.discard(folder)
+    files = ", ".join(restored) if restored else "no file had changed yet"
+    return f"rolled back interrupted transaction {manifest.id}: {files}"
+
+
+def recover(root: Path) -> list[str]:
+    """Finish what dead processes left under ``.patchwright/journal/`` (run at every start).
+
+    Interrupted transactions are rolled back (all-old); undo transactions past their commit
+    point are completed (all-new). Journals held by a live process are left alone.
+    Returns one human-readable line per transaction handled.
+    """
+    root = Path(root).resolve()
+    messages: list[str] = []
+    jdir = jr.journal_dir(root)
+    if jdir.is_dir():
+        for folder in sorted(p for p in jdir.iterdir() if p.is_dir()):
+            try:
+                message = _recover_one(root, folder)
+            except TransactionError as exc:
+                message = f"could not recover {folder.name}: {exc}"
+            if message:
+                messages.append(message)
+    udir = jr.undo_dir(root)
+    if udir.is_dir():
+        for folder in udir.iterdir():
+            if folder.name.startswith(jr.TRASH_PREFIX):
+                shutil.rmtree(folder, ignore_errors=True)
+    return messages
