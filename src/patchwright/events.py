@@ -41,7 +41,7 @@ class EventBus:
         with self._lock:
             self._listeners.append(listener)
 
-    def emit(self, kind: str, **data: Any) -> Event:
+    def emit(self, kind: str, /, **data: Any) -> Event:
         event = Event(kind, data)
         with self._lock:
             listeners = list(self._listeners)

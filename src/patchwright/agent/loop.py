@@ -116,7 +116,7 @@ class Solver:
             self.bus.emit(
                 "edit.failed",
                 iteration=iteration,
-                kind=attempt.kind,
+                attempt=attempt.kind,
                 feedback=attempt.feedback[:2000],
             )
             if attempt.kind == "no_edits":
