@@ -1,0 +1,114 @@
+"""The environment a sandboxed command sees: rebuilt from an allowlist, secrets removed.
+
+Nothing is inherited by default. A variable is passed on only when its name is on the
+allowlist (or matches an allowed prefix such as ``LC_``), and even then it is dropped when
+its name looks like a key, token, secret, credential or password, or when its value is a
+URL that carries a password (``https://user:pass@host``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+ALLOWED_NAMES = frozenset(
+    {
+        "PATH",
+        "LANG",
+        "LANGUAGE",
+        "TERM",
+        "TZ",
+        "USER",
+        "LOGNAME",
+        "SHELL",
+        "COLUMNS",
+        "LINES",
+        "NO_COLOR",
+        "FORCE_COLOR",
+        "CI",
+        # Python
+        "VIRTUAL_ENV",
+        "PYTHONPATH",
+        "PYTHONHASHSEED",
+        "PYTHONIOENCODING",
+        "PYTHONUTF8",
+        "PYTHONDONTWRITEBYTECODE",
+        "PYTHONUNBUFFERED",
+        "PYTHONWARNINGS",
+        "PYENV_ROOT",
+        "PYENV_VERSION",
+        "CONDA_PREFIX",
+        "CONDA_DEFAULT_ENV",
+        # Node
+        "NODE_PATH",
+        "NODE_ENV",
+        "NVM_DIR",
+        "NVM_BIN",
+        "VOLTA_HOME",
+        # other toolchains (their defaults under the real HOME are hidden)
+        "GOPATH",
+        "GOROOT",
+        "GOFLAGS",
+        "CARGO_HOME",
+        "RUSTUP_HOME",
+        "JAVA_HOME",
+        # CA bundles, needed when the network is allowed
+        "SSL_CERT_FILE",
+        "SSL_CERT_DIR",
+        "REQUESTS_CA_BUNDLE",
+        "CURL_CA_BUNDLE",
+        "NODE_EXTRA_CA_CERTS",
+    }
+)
+ALLOWED_PREFIXES = ("LC_",)
+
+_SECRET_NAME = re.compile(
+    r"KEY|TOKEN|SECRET|CREDENTIAL|PASSW|PASSPHRASE|AUTH|COOKIE|SESSION|PRIVATE|_PWD$|^PWD_",
+    re.IGNORECASE,
+)
+_URL_WITH_PASSWORD = re.compile(r"[a-z][a-z0-9+.-]*://[^/@\s:]*:[^/@\s]+@", re.IGNORECASE)
+
+SANDBOX_TOKEN_VAR = "PATCHWRIGHT_SANDBOX_RUN"
+
+
+def looks_secret(name: str, value: str = "") -> bool:
+    """True when a variable's name (or value) suggests it carries a credential."""
+    return bool(_SECRET_NAME.search(name) or _URL_WITH_PASSWORD.search(value))
+
+
+def is_allowed(name: str) -> bool:
+    """True when ``name`` is on the allowlist (before the secret filter)."""
+    return name in ALLOWED_NAMES or name.startswith(ALLOWED_PREFIXES)
+
+
+def build_env(
+    base: Mapping[str, str],
+    *,
+    home: str,
+    tmpdir: str,
+    token: str,
+    extra: Mapping[str, str] | None = None,
+) -> dict[str, str]:
+    """Return the environment for one command.
+
+    ``base`` is usually ``os.environ``; only allowlisted, non-secret names survive.
+    ``extra`` (the caller's additions) passes the secret filter too. ``HOME`` and
+    ``TMPDIR`` point at the sandbox's private directories, and ``token`` tags every
+    process of the run so stragglers can be found and killed afterwards.
+    """
+    env = {k: v for k, v in base.items() if is_allowed(k) and not looks_secret(k, v)}
+    env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
+    env.setdefault("LANG", "C.UTF-8")
+    for key, value in (extra or {}).items():
+        if not looks_secret(key, value):
+            env[key] = value
+    env["HOME"] = home
+    env["TMPDIR"] = tmpdir
+    env[SANDBOX_TOKEN_VAR] = token
+    return env
+
+
+def removed_names(base: Mapping[str, str], extra: Mapping[str, str] | None = None) -> list[str]:
+    """Names that ``build_env`` drops because they look secret (for diagnostics)."""
+    merged = {**base, **(extra or {})}
+    return sorted(k for k, v in merged.items() if looks_secret(k, v))

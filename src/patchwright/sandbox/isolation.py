@@ -1,0 +1,178 @@
+"""Choosing and building the isolation layer around a command.
+
+Preferred: bubblewrap (``bwrap``) — read-only root, writable repo and private tmp, a tmpfs
+over the real HOME (so ``~/.ssh`` and friends are invisible), no network unless allowed,
+its own pid namespace, ``--die-with-parent``, ``--new-session`` and all capabilities
+dropped. Fallback: ``unshare -n`` (network only). Last resort: none, said plainly.
+Each probe runs once per process and is cached.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+import shutil
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+Mode = Literal["bwrap", "unshare", "none"]
+Requested = Literal["auto", "bwrap", "unshare", "none"]
+
+_SECRET_HOME_ENTRIES = frozenset(
+    {".ssh", ".aws", ".gnupg", ".config", ".docker", ".kube", ".azure", ".netrc", ".pypirc"}
+)
+_TOOLCHAIN_DIRS = (
+    ".pyenv",
+    ".local/bin",
+    ".local/share/uv",
+    ".local/lib",
+    ".cargo/bin",
+    ".rustup",
+    ".nvm",
+    ".volta",
+    ".bun",
+    ".deno",
+    "go",
+)
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """What is in force: ``mode``, whether network and filesystem are confined, and why."""
+
+    mode: Mode
+    network: bool
+    filesystem: bool
+    notes: tuple[str, ...] = field(default=())
+
+    def describe(self) -> str:
+        """One plain sentence, e.g. for ``Sandbox.isolation`` and the model."""
+        if self.mode == "bwrap":
+            text = "bubblewrap: read-only root, writable repo and private tmp, real HOME hidden"
+            text += ", network off" if self.network else ", network allowed"
+        elif self.mode == "unshare":
+            text = "unshare: network off; filesystem NOT confined (bubblewrap unavailable)"
+        else:
+            text = "none: network isolation is unavailable and the filesystem is NOT confined"
+        return text + "".join(f" ({note})" for note in self.notes)
+
+
+def _works(argv: Sequence[str]) -> str | None:
+    """None when ``argv`` runs and exits 0; otherwise the reason it does not."""
+    try:
+        proc = subprocess.run(argv, capture_output=True, timeout=15, check=False)
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"{argv[0]} failed: {exc}"
+    if proc.returncode != 0:
+        return f"{argv[0]} exited {proc.returncode}: {proc.stderr.decode(errors='replace')[:200]}"
+    return None
+
+
+@functools.cache
+def bwrap_problem() -> str | None:
+    """None when bubblewrap is installed and works here; otherwise why not."""
+    exe = shutil.which("bwrap")
+    if exe is None:
+        return "bwrap not installed (Debian package 'bubblewrap')"
+    return _works(
+        [
+            *(exe, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-net"),
+            *("--unshare-pid", "--die-with-parent", "--new-session", "--cap-drop", "ALL"),
+            *("--", "true"),
+        ]
+    )
+
+
+@functools.cache
+def unshare_problem() -> str | None:
+    """None when ``unshare -n`` is permitted here; otherwise why not."""
+    exe = shutil.which("unshare")
+    if exe is None:
+        return "unshare not installed"
+    return _works([exe, "-n", "--", "true"])
+
+
+def choose(requested: Requested, allow_net: bool) -> Isolation:
+    """Pick the strongest working layer (or the requested one, if it works)."""
+    notes: list[str] = []
+    if requested in ("auto", "bwrap"):
+        problem = bwrap_problem()
+        if problem is None:
+            return Isolation("bwrap", network=not allow_net, filesystem=True)
+        notes.append(problem)
+    if requested in ("auto", "bwrap", "unshare"):
+        problem = unshare_problem()
+        if problem is None:
+            return Isolation("unshare", network=not allow_net, filesystem=False, notes=tuple(notes))
+        notes.append(problem)
+    return Isolation("none", network=False, filesystem=False, notes=tuple(notes))
+
+
+def _home_binds(home: Path, root: Path, path_dirs: Sequence[str]) -> list[Path]:
+    """Toolchain directories under the real HOME to show read-only (interpreters, shims)."""
+    wanted = [home / rel for rel in _TOOLCHAIN_DIRS]
+    candidates = [Path(p) for p in path_dirs if p]
+    for venv in (
+        root / ".venv",
+        root / "venv",
+        Path(os.environ.get("VIRTUAL_ENV", "/nonexistent")),
+    ):
+        python = venv / "bin" / "python"
+        if python.exists():
+            candidates.append(python.resolve().parent)
+    for cand in candidates:
+        try:
+            rel = cand.resolve().relative_to(home)
+        except (ValueError, OSError):
+            continue
+        parts = rel.parts
+        if not parts:
+            continue
+        depth = 3 if parts[0] in (".local", ".cache") else 1
+        wanted.append(home.joinpath(*parts[:depth]))
+    keep: list[Path] = []
+    for path in wanted:
+        rel_parts = path.relative_to(home).parts
+        if rel_parts and rel_parts[0] not in _SECRET_HOME_ENTRIES and path not in keep:
+            keep.append(path)
+    return keep
+
+
+def bwrap_argv(
+    argv: Sequence[str],
+    *,
+    root: Path,
+    private: Path,
+    cwd: Path,
+    allow_net: bool,
+    path_dirs: Sequence[str] = (),
+) -> tuple[list[str], list[Path]]:
+    """The bubblewrap command line for ``argv`` and the paths it hides."""
+    cmd = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+    hidden: list[Path] = []
+    if Path("/var/tmp").is_dir():
+        cmd += ["--tmpfs", "/var/tmp"]
+    home = Path(os.path.expanduser("~")).resolve()
+    if home != Path("/") and home.is_dir() and not _is_within(home, root):
+        cmd += ["--tmpfs", str(home)]
+        hidden.append(home)
+        for path in _home_binds(home, root, path_dirs):
+            cmd += ["--ro-bind-try", str(path), str(path)]
+    cmd += ["--bind", str(private), str(private), "--bind", str(root), str(root)]
+    cmd += ["--unshare-pid", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
+    if not allow_net:
+        cmd.append("--unshare-net")
+    cmd += ["--chdir", str(cwd), "--", *argv]
+    return cmd, hidden
+
+
+def unshare_argv(argv: Sequence[str], *, allow_net: bool) -> list[str]:
+    """``unshare -n`` around ``argv`` (unchanged when the network is allowed)."""
+    return list(argv) if allow_net else ["unshare", "-n", "--", *argv]
+
+
+def _is_within(path: Path, parent: Path) -> bool:
+    return path == parent or parent in path.parents

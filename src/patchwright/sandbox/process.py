@@ -1,0 +1,209 @@
+"""Spawning one command in its own session with rlimits, capturing its output, and making
+sure that nothing it started outlives it (timeout, leader exit, or a limit)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import selectors
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from patchwright.sandbox import cgroup as cgroups
+from patchwright.sandbox.capture import HeadTail
+from patchwright.sandbox.envbuild import SANDBOX_TOKEN_VAR
+from patchwright.sandbox.procs import kill_run, run_members
+from patchwright.sandbox.result import Limits
+
+_POLL = 0.05
+_WATCHDOG_EVERY = 0.1
+_DRAIN_AFTER_EXIT = 2.0
+_LIMIT_SIGNALS = {signal.SIGXCPU: "cpu-limit", signal.SIGXFSZ: "file-size-limit"}
+
+
+@dataclass
+class RawRun:
+    """What the process layer observed; the runner turns it into an ``ExecResult``."""
+
+    returncode: int | None
+    stdout: HeadTail
+    stderr: HeadTail
+    timed_out: bool
+    killed_by: str | None
+    seconds: float
+    process_limit_hit: bool
+
+
+def _user_task_count(uid: int) -> int:
+    """Tasks (threads) owned by ``uid`` now: ``RLIMIT_NPROC`` counts these system-wide."""
+    count = 0
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError):
+                if entry.stat().st_uid == uid:
+                    count += sum(1 for _ in (entry / "task").iterdir())
+    return count
+
+
+def _rlimits(limits: Limits, use_nproc: bool) -> list[tuple[int, int, int]]:
+    pairs: list[tuple[int, int, int]] = []
+    if limits.cpu_seconds is not None:  # soft → SIGXCPU, hard one second later → SIGKILL
+        pairs.append((resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1))
+    for res, value in (
+        (resource.RLIMIT_AS, limits.address_space_bytes),
+        (resource.RLIMIT_FSIZE, limits.file_size_bytes),
+        (resource.RLIMIT_NOFILE, limits.open_files),
+    ):
+        if value is not None:
+            pairs.append((res, value, value))
+    if use_nproc and limits.processes is not None:
+        allowed = _user_task_count(os.geteuid()) + limits.processes
+        pairs.append((resource.RLIMIT_NPROC, allowed, allowed))
+    return pairs
+
+
+def _preexec(pairs: list[tuple[int, int, int]], group: Path | None) -> Callable[[], None]:
+    def apply() -> None:  # runs in the child between fork and exec: keep it minimal
+        if group is not None:
+            cgroups.join(group)
+        for res, soft, hard in pairs:
+            _, cur_hard = resource.getrlimit(res)
+            if cur_hard != resource.RLIM_INFINITY:
+                soft, hard = min(soft, cur_hard), min(hard, cur_hard)
+            resource.setrlimit(res, (soft, hard))
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+
+    return apply
+
+
+def _feed(stream: object, data: bytes) -> None:
+    assert hasattr(stream, "write") and hasattr(stream, "close")
+    with contextlib.suppress(OSError):
+        stream.write(data)
+    with contextlib.suppress(OSError):
+        stream.close()
+
+
+class _Run:
+    """State of one supervised run (kept small: the loop lives in ``supervise``)."""
+
+    def __init__(self, proc: subprocess.Popen[bytes], token: str, group: Path | None) -> None:
+        self.proc, self.token, self.group = proc, token, group
+        self.killed_by: str | None = None
+
+    def kill(self, reason: str | None, grace: float = 0.0) -> None:
+        if reason and self.killed_by is None:
+            self.killed_by = reason
+        kill_run(self.proc.pid, SANDBOX_TOKEN_VAR, self.token, self.group, grace=grace)
+
+    def too_many(self, cap: int) -> bool:
+        return len(run_members(self.proc.pid, SANDBOX_TOKEN_VAR, self.token, self.group)) > cap
+
+
+def run_process(
+    argv: Sequence[str],
+    *,
+    cwd: Path,
+    env: dict[str, str],
+    token: str,
+    limits: Limits,
+    timeout: float,
+    stdin: bytes | None = None,
+) -> RawRun:
+    """Run ``argv`` and supervise it until it and everything it started are gone."""
+    group = cgroups.create(token, limits.processes) if limits.processes else None
+    use_nproc = group is None and os.geteuid() != 0
+    watchdog_cap = limits.processes if group is None else None
+    start = time.monotonic()
+    proc = subprocess.Popen(
+        list(argv),
+        cwd=cwd,
+        env=env,
+        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+        close_fds=True,
+        preexec_fn=_preexec(_rlimits(limits, use_nproc), group),
+    )
+    run = _Run(proc, token, group)
+    out, err = HeadTail(limits.output_bytes), HeadTail(limits.output_bytes)
+    if stdin is not None:
+        threading.Thread(target=_feed, args=(proc.stdin, stdin), daemon=True).start()
+    try:
+        timed_out = _supervise(run, out, err, start + timeout, limits, watchdog_cap)
+    finally:
+        run.kill(None)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=5)
+        hit = group is not None and cgroups.limit_hit(group)
+        if group is not None:
+            cgroups.remove(group)
+    code = proc.returncode
+    killed_by = run.killed_by
+    if code is not None and code < 0:
+        sig = signal.Signals(-code)
+        killed_by = killed_by or _LIMIT_SIGNALS.get(sig) or f"signal:{sig.name}"
+        code = None
+    if killed_by == "process-limit":
+        hit = True
+    return RawRun(code, out, err, timed_out, killed_by, time.monotonic() - start, hit)
+
+
+def _supervise(
+    run: _Run,
+    out: HeadTail,
+    err: HeadTail,
+    deadline: float,
+    limits: Limits,
+    watchdog_cap: int | None,
+) -> bool:
+    """Pump output until EOF; enforce the deadline and the process cap. True if timed out."""
+    proc = run.proc
+    assert proc.stdout is not None and proc.stderr is not None
+    sel = selectors.DefaultSelector()
+    sel.register(proc.stdout, selectors.EVENT_READ, out)
+    sel.register(proc.stderr, selectors.EVENT_READ, err)
+    timed_out = False
+    drain_until: float | None = None
+    next_watch = time.monotonic() + _WATCHDOG_EVERY
+    try:
+        while True:
+            if sel.get_map():
+                for key, _ in sel.select(_POLL):
+                    data = os.read(key.fd, 65536)
+                    if data:
+                        key.data.add(data)
+                    else:
+                        sel.unregister(key.fileobj)
+            elif drain_until is not None:
+                break  # the leader is done and all output is read
+            else:
+                time.sleep(_POLL)  # output closed early: keep enforcing the deadline
+            now = time.monotonic()
+            if drain_until is None and proc.poll() is not None:
+                run.kill(None)  # the leader is done: stragglers go with it
+                drain_until = now + _DRAIN_AFTER_EXIT
+            elif drain_until is None and now >= deadline:
+                timed_out = True
+                run.kill("timeout", grace=limits.kill_grace)
+                drain_until = time.monotonic() + _DRAIN_AFTER_EXIT
+            elif drain_until is None and watchdog_cap is not None and now >= next_watch:
+                next_watch = now + _WATCHDOG_EVERY
+                if run.too_many(watchdog_cap):
+                    run.kill("process-limit")
+                    drain_until = time.monotonic() + _DRAIN_AFTER_EXIT
+            if drain_until is not None and now > drain_until:
+                break
+    finally:
+        sel.close()
+        for stream in (proc.stdout, proc.stderr):
+            with contextlib.suppress(OSError):
+                stream.close()
+    return timed_out

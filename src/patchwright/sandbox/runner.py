@@ -1,0 +1,175 @@
+"""``Sandbox``: run a command in the repository, contained and reported."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import uuid
+import weakref
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+from patchwright.sandbox import diagnose, isolation
+from patchwright.sandbox.envbuild import build_env
+from patchwright.sandbox.isolation import Isolation, Requested
+from patchwright.sandbox.policy import Verdict, classify
+from patchwright.sandbox.process import run_process
+from patchwright.sandbox.result import ExecResult, Limits
+
+Approver = Callable[[Verdict], bool]
+
+
+class Sandbox:
+    """Runs commands in ``root`` under the strongest isolation available here.
+
+    Each command gets its own session and process group (all of it is killed on timeout,
+    and stragglers are killed when the leader exits), rlimits, head+tail output capture,
+    an allowlisted environment with secrets removed and a private HOME and TMPDIR.
+    Commands the policy calls ``forbidden`` never run; ``ask`` commands run unless an
+    ``approve`` callback is given and says no.
+    """
+
+    def __init__(
+        self,
+        root: Path,
+        *,
+        allow_net: bool = False,
+        limits: Limits | None = None,
+        isolation: Requested = "auto",
+        approve: Approver | None = None,
+    ) -> None:
+        self.root = Path(root).resolve()
+        if not self.root.is_dir():
+            raise NotADirectoryError(f"sandbox root {self.root} is not a directory")
+        self.allow_net = allow_net
+        self.limits = limits or Limits()
+        self.approve = approve
+        self._isolation: Isolation = _choose(isolation, allow_net)
+        self._private = Path(tempfile.mkdtemp(prefix="patchwright-sbx-")).resolve()
+        self.home = self._private / "home"
+        self.tmpdir = self._private / "tmp"
+        self.home.mkdir()
+        self.tmpdir.mkdir()
+        self._cleanup = weakref.finalize(self, shutil.rmtree, self._private, True)
+
+    @property
+    def isolation(self) -> str:
+        """What is in force here, in one plain sentence."""
+        return self._isolation.describe()
+
+    @property
+    def layer(self) -> Isolation:
+        """The isolation layer as data (mode, network, filesystem, notes)."""
+        return self._isolation
+
+    def close(self) -> None:
+        """Remove the private HOME and tmp (also done when the object is collected)."""
+        self._cleanup()
+
+    def run(
+        self,
+        cmd: str | Sequence[str],
+        *,
+        timeout: float = 120.0,
+        cwd: Path | None = None,
+        extra_env: Mapping[str, str] | None = None,
+        stdin: str | None = None,
+    ) -> ExecResult:
+        """Run ``cmd`` (a shell string runs under ``bash -c``; a sequence is an argv)."""
+        if not (cmd.strip() if isinstance(cmd, str) else cmd):
+            raise ValueError("empty command")
+        if timeout <= 0:
+            raise ValueError(f"timeout must be positive, got {timeout}")
+        refusal = self._refusal(cmd)
+        if refusal is not None:
+            return refusal
+        workdir = (self.root / cwd).resolve() if cwd is not None else self.root
+        if not (workdir == self.root or self.root in workdir.parents) or not workdir.is_dir():
+            return _refused(
+                "cwd-outside-repo", f"working directory {workdir} is not inside {self.root}"
+            )
+        argv = [_shell(), "-c", cmd] if isinstance(cmd, str) else [str(a) for a in cmd]
+        argv, hidden = self._wrap(argv, workdir)
+        token = uuid.uuid4().hex
+        env = build_env(
+            os.environ, home=str(self.home), tmpdir=str(self.tmpdir), token=token, extra=extra_env
+        )
+        try:
+            raw = run_process(
+                argv,
+                cwd=workdir,
+                env=env,
+                token=token,
+                limits=self.limits,
+                timeout=timeout,
+                stdin=stdin.encode() if stdin is not None else None,
+            )
+        except (FileNotFoundError, PermissionError) as exc:
+            return ExecResult(127, "", f"cannot run {argv[0]!r}: {exc}\n")
+        stderr = raw.stderr.text()
+        rule = diagnose.blocked_by(
+            stderr=stderr,
+            exit_code=raw.returncode,
+            killed_by=raw.killed_by,
+            process_limit_hit=raw.process_limit_hit,
+            network_off=self._isolation.network,
+            filesystem_confined=self._isolation.filesystem,
+            hidden=hidden,
+        )
+        if rule is not None:
+            stderr += (
+                ("" if not stderr or stderr.endswith("\n") else "\n")
+                + diagnose.explain(rule)
+                + "\n"
+            )
+        if raw.timed_out:
+            stderr += f"patchwright sandbox: killed after the {timeout:g} s timeout\n"
+        return ExecResult(
+            exit_code=raw.returncode,
+            stdout=raw.stdout.text(),
+            stderr=stderr,
+            timed_out=raw.timed_out,
+            blocked_by=rule,
+            truncated=raw.stdout.truncated or raw.stderr.truncated,
+            seconds=raw.seconds,
+            killed_by=raw.killed_by,
+        )
+
+    def _refusal(self, cmd: str | Sequence[str]) -> ExecResult | None:
+        verdict = classify(cmd, self.root)
+        if verdict.level == "forbidden":
+            return _refused(f"policy:{verdict.rule}", f"forbidden: {verdict.reason}")
+        if verdict.level == "ask" and self.approve is not None and not self.approve(verdict):
+            return _refused(f"policy:{verdict.rule}", f"not approved: {verdict.reason}")
+        return None
+
+    def _wrap(self, argv: list[str], workdir: Path) -> tuple[list[str], list[Path]]:
+        mode = self._isolation.mode
+        if mode == "bwrap":
+            return isolation.bwrap_argv(
+                argv,
+                root=self.root,
+                private=self._private,
+                cwd=workdir,
+                allow_net=self.allow_net,
+                path_dirs=os.environ.get("PATH", "").split(os.pathsep),
+            )
+        if mode == "unshare":
+            return isolation.unshare_argv(argv, allow_net=self.allow_net), []
+        return argv, []
+
+
+def _choose(requested: Requested, allow_net: bool) -> Isolation:
+    if requested not in ("auto", "bwrap", "unshare", "none"):
+        raise ValueError(f"unknown isolation {requested!r}: use auto, bwrap, unshare or none")
+    return isolation.choose(requested, allow_net)
+
+
+def _shell() -> str:
+    return shutil.which("bash") or "/bin/sh"
+
+
+def _refused(rule: str, why: str) -> ExecResult:
+    message = f"{diagnose.explain(rule)}: {why}\n"
+    return ExecResult(None, "", message, blocked_by=rule)

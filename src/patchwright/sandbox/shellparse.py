@@ -1,0 +1,284 @@
+"""A small shell-word splitter for the policy: enough of POSIX sh/bash to find every simple
+command in a line, including those hidden in ``$(...)``, backticks, ``<(...)``, subshells,
+function bodies and pipelines. It never executes or expands anything; quoting is honoured
+(``'$(x)'`` is text, ``"$(x)"`` is a substitution) and heredoc bodies are skipped.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+_CONTROL = ("&&", "||", ";;", "|&", ";", "|", "&", "(", ")")
+_REDIRECT = ("&>>", "<<<", "<<-", "&>", ">>", ">|", ">&", "<<", "<&", "<>", ">", "<")
+_SEPARATORS = frozenset({";", "&&", "||", ";;", "&", "|", "|&", "(", ")"})
+_RESERVED_PREFIX = frozenset({"if", "then", "else", "elif", "do", "while", "until", "!", "{", "}"})
+_RESERVED_SKIP = frozenset({"fi", "done", "esac", "}", "for", "case", "select", "in"})
+
+
+class ShellSyntaxError(ValueError):
+    """The line is not valid shell (unbalanced quote or parenthesis)."""
+
+
+@dataclass
+class Word:
+    """One shell word: its text with quotes removed, and the substitutions inside it."""
+
+    text: str
+    subs: list[str] = field(default_factory=list)
+    quoted: bool = False
+
+
+@dataclass(frozen=True)
+class Op:
+    """A control operator (``;``, ``&&``, ``|``, ``(``...) or a redirection (``>``...)."""
+
+    op: str
+
+
+Token = Word | Op
+
+
+@dataclass
+class Command:
+    """A simple command: words, redirections, and how it sits in its pipeline."""
+
+    words: list[Word] = field(default_factory=list)
+    redirects: list[tuple[str, Word]] = field(default_factory=list)
+    piped_from: Command | None = None
+    pipes_into: bool = False
+    background: bool = False
+    function: str | None = None  # the function whose body this command is in
+
+    @property
+    def argv(self) -> list[str]:
+        return [w.text for w in self.words]
+
+    @property
+    def subs(self) -> list[str]:
+        found = [s for w in self.words for s in w.subs]
+        return found + [s for _, w in self.redirects for s in w.subs]
+
+
+def _read_quoted(s: str, i: int, quote: str) -> tuple[str, int]:
+    """Text between a single quote at ``i - 1`` and its closing quote."""
+    end = s.find(quote, i)
+    if end < 0:
+        raise ShellSyntaxError(f"unterminated {quote} quote")
+    return s[i:end], end + 1
+
+
+def _read_balanced(s: str, i: int) -> tuple[str, int]:
+    """Inner text of ``$( ... )`` whose body starts at ``i``; quote-aware nesting."""
+    depth, j = 1, i
+    while j < len(s):
+        c = s[j]
+        if c == "\\":
+            j += 2
+            continue
+        if c == "'":
+            _, j = _read_quoted(s, j + 1, "'")
+            continue
+        if c == '"':
+            j = _read_double(s, j + 1, Word(""))
+            continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return s[i:j], j + 1
+        j += 1
+    raise ShellSyntaxError("unterminated $( or (")
+
+
+def _read_backtick(s: str, i: int) -> tuple[str, int]:
+    j = i
+    while j < len(s):
+        if s[j] == "\\":
+            j += 2
+            continue
+        if s[j] == "`":
+            return s[i:j].replace("\\`", "`"), j + 1
+        j += 1
+    raise ShellSyntaxError("unterminated backtick")
+
+
+def _read_double(s: str, i: int, word: Word) -> int:
+    """Read a double-quoted string starting at ``i`` into ``word``; return the next index."""
+    j = i
+    while j < len(s):
+        c = s[j]
+        if c == '"':
+            return j + 1
+        if c == "\\" and j + 1 < len(s):
+            nxt = s[j + 1]
+            word.text += nxt if nxt in '$`"\\\n' else c + nxt
+            j += 2
+            continue
+        if s.startswith("$(", j):
+            inner, j = _read_balanced(s, j + 2)
+            word.subs.append(inner)
+            word.text += f"$({inner})"
+            continue
+        if c == "`":
+            inner, j = _read_backtick(s, j + 1)
+            word.subs.append(inner)
+            word.text += f"`{inner}`"
+            continue
+        word.text += c
+        j += 1
+    raise ShellSyntaxError('unterminated " quote')
+
+
+def _skip_heredocs(s: str, i: int, delimiters: list[tuple[str, bool]]) -> int:
+    """Skip the bodies of pending heredocs; ``i`` is just after the newline."""
+    for delim, strip_tabs in delimiters:
+        while i < len(s):
+            end = s.find("\n", i)
+            line = s[i:] if end < 0 else s[i:end]
+            i = len(s) if end < 0 else end + 1
+            if (line.lstrip("\t") if strip_tabs else line) == delim:
+                break
+    return i
+
+
+def tokenize(s: str) -> list[Token]:
+    """Split a shell line into words and operators (no expansion)."""
+    tokens: list[Token] = []
+    word: Word | None = None
+    heredocs: list[tuple[str, bool]] = []
+    pending_heredoc: str | None = None
+    i = 0
+
+    def flush() -> None:
+        nonlocal word, pending_heredoc
+        if word is not None:
+            if pending_heredoc is not None:
+                heredocs.append((word.text, pending_heredoc == "<<-"))
+                pending_heredoc = None
+            tokens.append(word)
+            word = None
+
+    while i < len(s):
+        c = s[i]
+        if c in " \t":
+            flush()
+            i += 1
+        elif c == "\n":
+            flush()
+            tokens.append(Op(";"))
+            i = _skip_heredocs(s, i + 1, heredocs)
+            heredocs.clear()
+        elif c == "#" and word is None:
+            end = s.find("\n", i)
+            i = len(s) if end < 0 else end
+        elif c == "\\":
+            if s.startswith("\\\n", i):
+                i += 2
+                continue
+            word = word or Word("")
+            word.text += s[i + 1 : i + 2]
+            word.quoted = True
+            i += 2
+        elif c == "'":
+            word = word or Word("")
+            text, i = _read_quoted(s, i + 1, "'")
+            word.text += text
+            word.quoted = True
+        elif c == '"':
+            word = word or Word("")
+            word.quoted = True
+            i = _read_double(s, i + 1, word)
+        elif s.startswith("$(", i) or (c in "<>" and s.startswith("(", i + 1)):
+            word = word or Word("")
+            inner, end = _read_balanced(s, i + 2)
+            word.subs.append(inner)
+            word.text += s[i:end]
+            i = end
+        elif c == "`":
+            word = word or Word("")
+            inner, i = _read_backtick(s, i + 1)
+            word.subs.append(inner)
+            word.text += f"`{inner}`"
+        elif c in "<>" or s.startswith("&>", i):
+            if word is not None and word.text.isdigit() and not word.quoted:
+                word = None  # an fd number such as the 2 in 2>
+            flush()
+            op = next(r for r in _REDIRECT if s.startswith(r, i))
+            tokens.append(Op(op))
+            if op in ("<<", "<<-"):
+                pending_heredoc = op
+            i += len(op)
+        elif c in ";|&()":
+            flush()
+            op = next(o for o in _CONTROL if s.startswith(o, i))
+            tokens.append(Op(op))
+            i += len(op)
+        else:
+            word = word or Word("")
+            word.text += c
+            i += 1
+    flush()
+    return tokens
+
+
+def split_commands(tokens: list[Token]) -> list[Command]:
+    """Group tokens into simple commands, noting pipelines, background jobs and functions."""
+    commands: list[Command] = []
+    current = Command()
+    function: str | None = None
+    depth_at_function = 0
+    braces = 0
+    i = 0
+
+    def finish(op: str | None) -> None:
+        nonlocal current
+        if current.words or current.redirects:
+            current.function = function
+            if op in ("|", "|&"):
+                current.pipes_into = True
+            if op == "&":
+                current.background = True
+            commands.append(current)
+        nxt = Command()
+        if op in ("|", "|&") and commands and commands[-1] is current:
+            nxt.piped_from = current
+        current = nxt
+
+    while i < len(tokens):
+        tok = tokens[i]
+        if isinstance(tok, Op) and tok.op in _SEPARATORS:
+            if (
+                tok.op == "("
+                and len(current.words) in (1, 2)
+                and i + 1 < len(tokens)
+                and tokens[i + 1] == Op(")")
+            ):
+                function = current.words[-1].text  # name() { ... }
+                depth_at_function = braces
+                current = Command()
+                i += 2
+                continue
+            finish(tok.op)
+        elif isinstance(tok, Op):  # a redirection: the next word is its target
+            target = tokens[i + 1] if i + 1 < len(tokens) else None
+            if isinstance(target, Word):
+                current.redirects.append((tok.op, target))
+                i += 1
+        elif not current.words and tok.text in _RESERVED_PREFIX and not tok.quoted:
+            if tok.text == "{":
+                braces += 1
+            elif tok.text == "}":
+                braces -= 1
+                if function is not None and braces <= depth_at_function:
+                    function = None
+        else:
+            current.words.append(tok)
+        i += 1
+    finish(None)
+    return [c for c in commands if not (c.words and c.words[0].text in _RESERVED_SKIP)]
+
+
+def parse(line: str) -> list[Command]:
+    """All simple commands of ``line`` at this level (substitutions are left in ``subs``)."""
+    return split_commands(tokenize(line))
