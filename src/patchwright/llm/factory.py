@@ -17,7 +17,7 @@ from typing import Any
 
 from patchwright.llm.catalog import Catalog, ModelInfo
 from patchwright.llm.errors import ModelConfigError
-from patchwright.llm.providers import PROVIDERS, Provider
+from patchwright.llm.providers import PROVIDERS, Provider, base_url_for
 from patchwright.llm.router import Candidate, EventHook, Router
 from patchwright.llm.secrets import ApiKey, collect_keys
 from patchwright.llm.types import Caps, Model
@@ -185,6 +185,8 @@ def make_candidate(
         _check_local_weights(parsed.model)
     key_list = _keys_for(parsed, keys, environ)
     base_url = base_urls.get(parsed.provider.name)
+    if base_url is None and parsed.provider.name != "openai-compat":
+        base_url = base_url_for(parsed.provider, environ)
 
     def build(key: ApiKey | None) -> Model:
         return build_backend(parsed, info, key, timeout=timeout, base_url=base_url)

@@ -10,6 +10,7 @@ is an error, never silently truncated.
 
 from __future__ import annotations
 
+import atexit
 import os
 import threading
 import time
@@ -83,7 +84,7 @@ class _Vocab:
         params = llama_cpp.llama_model_default_params()
         params.vocab_only = True
         model = _internals.LlamaModel(path_model=str(path), params=params, verbose=False)
-        self.model = model
+        self.model: Any = model
         meta: dict[str, str] = dict(model.metadata())
         template = meta.get("tokenizer.chat_template")
         if not template:
@@ -130,7 +131,7 @@ def get_llama(path: Path, need: int, n_ctx_train: int) -> Any:
                 _llamas.move_to_end((p, n_ctx))
                 return llm
         for key in [k for k in _llamas if k[0] == path]:
-            del _llamas[key]
+            _llamas.pop(key).close()
         n_ctx = min(n_ctx_train, max(MIN_CTX, -(-need // CTX_STEP) * CTX_STEP))
         llama_cpp = _import_llama_cpp()
         threads = physical_cores()
@@ -145,14 +146,23 @@ def get_llama(path: Path, need: int, n_ctx_train: int) -> Any:
         )
         _llamas[(path, n_ctx)] = llm
         while len(_llamas) > _CACHE_SIZE:
-            _llamas.popitem(last=False)
+            _llamas.popitem(last=False)[1].close()
         return llm
 
 
 def clear_cache() -> None:
-    """Drop every loaded model (tests, benchmarks)."""
+    """Close and drop every loaded model (tests, benchmarks, interpreter exit)."""
     with _lock:
+        for llm in _llamas.values():
+            llm.close()
         _llamas.clear()
+        for vocab in _vocabs.values():
+            vocab.model.close()
+        _vocabs.clear()
+
+
+# Close models before interpreter teardown; llama-cpp-python's own __del__ fails then.
+atexit.register(clear_cache)
 
 
 @dataclass

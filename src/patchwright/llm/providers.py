@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Literal
 
@@ -123,3 +124,17 @@ def is_loopback(url: str) -> bool:
 
     host = (urlsplit(url).hostname or "").lower()
     return host in {"localhost", "127.0.0.1", "::1", "0.0.0.0"} or host.startswith("127.")
+
+
+def base_url_for(provider: Provider, environ: Mapping[str, str]) -> str:
+    """The preset URL unless overridden: ``PATCHWRIGHT_<PROVIDER>_BASE_URL``, or for
+    Ollama its own ``OLLAMA_HOST`` (``host:port`` or a URL)."""
+    var = f"PATCHWRIGHT_{provider.name.upper().replace('-', '_')}_BASE_URL"
+    if environ.get(var):
+        return environ[var].rstrip("/")
+    if provider.name == "ollama" and environ.get("OLLAMA_HOST"):
+        host = environ["OLLAMA_HOST"].rstrip("/")
+        if not host.startswith(("http://", "https://")):
+            host = "http://" + host
+        return host + "/v1"
+    return provider.base_url

@@ -170,7 +170,7 @@ class Router:
         max_tokens: int | None = None,
         temperature: float | None = None,
     ) -> Reply:
-        failures: list[str] = []
+        failures: list[ProviderError] = []
         for _round in range(3):
             for cand in self.candidates:
                 reply = self._try_candidate(
@@ -180,11 +180,25 @@ class Router:
                     return reply
             if not self._wait_for_cooldown():
                 break
-        raise ProviderError(
-            "no model could answer: " + "; ".join(failures[-6:]) + ". Wait for the cooldown, "
-            "add keys (NAME_2, NAME_3 … env vars) or configure a fallback such as `local`",
-            kind="exhausted",
+        raise self._final_error(failures)
+
+    @staticmethod
+    def _final_error(failures: list[ProviderError]) -> ProviderError:
+        """One error for the caller: the only failure as it was, a shared kind kept (so a
+        server that is down still reads as 'unreachable'), else 'exhausted'."""
+        if len(failures) == 1:
+            return failures[0]
+        kinds = {f.kind for f in failures}
+        text = "; ".join(str(f) for f in failures[-6:])
+        if len(kinds) == 1 and kinds <= {"unreachable", "auth", "server", "timeout"}:
+            return ProviderError(f"no model could answer: {text}", kind=failures[-1].kind)
+        hint = (
+            " Wait for the cooldown, add keys (NAME_2, NAME_3 … env vars) or configure a "
+            "fallback such as `local`."
+            if "rate_limit" in kinds
+            else " Configure a fallback such as `local`."
         )
+        return ProviderError(f"no model could answer: {text}.{hint}", kind="exhausted")
 
     # -- internals --------------------------------------------------------------------
 
@@ -213,14 +227,14 @@ class Router:
         on_token: OnToken | None,
         max_tokens: int | None,
         temperature: float | None,
-        failures: list[str],
+        failures: list[ProviderError],
     ) -> Reply | None:
         while (index := cand.available(self._clock())) is not None:
             label = cand.label(index)
             try:
                 return self._call(cand, index, messages, tools, on_token, max_tokens, temperature)
             except ProviderError as exc:
-                failures.append(f"{cand.spec} ({label}): {exc}")
+                failures.append(exc)
                 if exc.kind == "rate_limit":
                     wait = exc.retry_after if exc.retry_after is not None else self.cooldown_seconds
                     cand.cooling[index] = self._clock() + wait
@@ -234,7 +248,10 @@ class Router:
                     raise
                 self._emit("model.fallback", model=cand.spec, reason=exc.kind)
                 return None
-        failures.append(f"{cand.spec}: every key is cooling or refused")
+        if cand.keys and len(cand.refused) < len(cand.keys):
+            failures.append(
+                ProviderError(f"{cand.spec}: every key is cooling (429)", kind="rate_limit")
+            )
         return None
 
     def _estimate(

@@ -1,0 +1,100 @@
+"""``patchwright ask``: stream one reply from a model (the users' first smoke test)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import typer
+
+
+def _fail(message: str, code: int) -> typer.Exit:
+    from patchwright.llm import redact
+
+    typer.echo(f"error: {redact(message)}", err=True)
+    return typer.Exit(code)
+
+
+def _build(model: str | None, record: Path | None) -> Any:
+    from patchwright.config import load_settings
+    from patchwright.llm import Caps, make_model
+
+    settings = load_settings(Path.cwd()).model
+    return make_model(
+        model or settings.name,
+        fallback=settings.fallback,
+        caps=Caps(settings.max_cost, settings.max_tokens, settings.max_calls),
+        record=record,
+        keys=settings.keys,
+        catalog=settings.catalog,
+        timeout=settings.timeout,
+        cooldown_seconds=settings.cooldown_seconds,
+    )
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("ask")
+    def ask_command(
+        prompt: str = typer.Argument(..., help="What to ask."),
+        model: str | None = typer.Option(
+            None,
+            "--model",
+            "-m",
+            help="Model spec, e.g. local:qwen2.5-coder-1.5b, ollama:qwen2.5-coder.",
+        ),
+        max_tokens: int = typer.Option(512, "--max-tokens", min=1, help="Reply budget in tokens."),
+        as_json: bool = typer.Option(False, "--json", help="Print one JSON object, no streaming."),
+        record: Path | None = typer.Option(
+            None,
+            "--record",
+            help="Append the reply to this JSONL file (replay with scripted:PATH).",
+        ),
+    ) -> None:
+        """Send PROMPT to a model and stream its reply. Exit 2 on bad input: unknown
+        model, missing key, server down, weights missing."""
+        from patchwright.config import ConfigError
+        from patchwright.llm import CapExceeded, ModelConfigError, ModelError, ProviderError
+
+        start = time.monotonic()
+        try:
+            router = _build(model, record)
+            on_token = None if as_json else _stream
+            reply = router.complete(
+                [{"role": "user", "content": prompt}], on_token=on_token, max_tokens=max_tokens
+            )
+        except (ConfigError, ModelConfigError) as exc:
+            raise _fail(str(exc), 2) from None
+        except ProviderError as exc:
+            raise _fail(str(exc), 2 if exc.kind in {"unreachable", "auth"} else 1) from None
+        except CapExceeded as exc:
+            raise _fail(str(exc), 1) from None
+        except ModelError as exc:
+            raise _fail(str(exc), 1) from None
+        seconds = time.monotonic() - start
+        if as_json:
+            payload = {
+                "content": reply.text,
+                "model": reply.model,
+                "usage": reply.usage.to_dict(),
+                "cost": reply.cost,
+                "seconds": round(seconds, 3),
+            }
+            typer.echo(json.dumps(payload))
+            return
+        sys.stdout.write("\n")
+        u = reply.usage
+        source = getattr(router.candidates[0].backend(0), "weights", None)
+        where = f", weights {source.describe()}" if source is not None else ""
+        typer.echo(
+            f"[{reply.model}{where}: {u.prompt_tokens} prompt ({u.cached_tokens} cached) + "
+            f"{u.completion_tokens} completion tokens, ${reply.cost:.4f}, {seconds:.1f}s]",
+            err=True,
+        )
+
+
+def _stream(piece: str) -> None:
+    sys.stdout.write(piece)
+    sys.stdout.flush()
