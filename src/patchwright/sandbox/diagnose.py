@@ -57,10 +57,10 @@ def blocked_by(
     """
     if killed_by in ("cpu-limit", "file-size-limit", "process-limit"):
         return killed_by
-    if exit_code == 0 or killed_by == "timeout":
-        return None
     if process_limit_hit:
         return "process-limit"
+    if exit_code == 0 or killed_by == "timeout":
+        return None
     if _has(stderr, _FILE_SIZE):
         return "file-size-limit"
     if _has(stderr, _CPU):
@@ -77,7 +77,7 @@ def blocked_by(
 
 
 EXPLANATIONS = {
-    "read-only-path": "writes outside the repository and its private tmp are refused",
+    "read-only-path": "writes outside the repository and $TMPDIR are refused (read-only)",
     "network": "network access is off in this sandbox (allow it with --allow-net)",
     "hidden-path": "the real home directory is hidden; HOME is a private empty directory",
     "process-limit": "the process-count limit was reached",

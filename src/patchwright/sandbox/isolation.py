@@ -1,6 +1,7 @@
 """Choosing and building the isolation layer around a command.
 
-Preferred: bubblewrap (``bwrap``) — read-only root, writable repo and private tmp, a tmpfs
+Preferred: bubblewrap (``bwrap``) — read-only root (``/tmp`` included), writable repo and a
+private TMPDIR, a tmpfs
 over the real HOME (so ``~/.ssh`` and friends are invisible), no network unless allowed,
 its own pid namespace, ``--die-with-parent``, ``--new-session`` and all capabilities
 dropped. Fallback: ``unshare -n`` (network only). Last resort: none, said plainly.
@@ -51,10 +52,11 @@ class Isolation:
     def describe(self) -> str:
         """One plain sentence, e.g. for ``Sandbox.isolation`` and the model."""
         if self.mode == "bwrap":
-            text = "bubblewrap: read-only root, writable repo and private tmp, real HOME hidden"
+            text = "bubblewrap: read-only root, writable repo and private TMPDIR, real HOME hidden"
             text += ", network off" if self.network else ", network allowed"
         elif self.mode == "unshare":
-            text = "unshare: network off; filesystem NOT confined (bubblewrap unavailable)"
+            net = "network off" if self.network else "network allowed"
+            text = f"unshare: {net}; the filesystem is NOT confined"
         else:
             text = "none: network isolation is unavailable and the filesystem is NOT confined"
         return text + "".join(f" ({note})" for note in self.notes)
@@ -151,10 +153,10 @@ def bwrap_argv(
     path_dirs: Sequence[str] = (),
 ) -> tuple[list[str], list[Path]]:
     """The bubblewrap command line for ``argv`` and the paths it hides."""
-    cmd = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp"]
+    # /tmp stays read-only like the rest of the root: a write there fails loudly (and is
+    # reported) instead of vanishing into a tmpfs; TMPDIR points at the private tmp.
+    cmd = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
     hidden: list[Path] = []
-    if Path("/var/tmp").is_dir():
-        cmd += ["--tmpfs", "/var/tmp"]
     home = Path(os.path.expanduser("~")).resolve()
     if home != Path("/") and home.is_dir() and not _is_within(home, root):
         cmd += ["--tmpfs", str(home)]

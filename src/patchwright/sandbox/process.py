@@ -102,8 +102,13 @@ class _Run:
             self.killed_by = reason
         kill_run(self.proc.pid, SANDBOX_TOKEN_VAR, self.token, self.group, grace=grace)
 
-    def too_many(self, cap: int) -> bool:
-        return len(run_members(self.proc.pid, SANDBOX_TOKEN_VAR, self.token, self.group)) > cap
+    def over_limit(self, cap: int | None) -> bool:
+        """The process cap was hit: a fork refused by the cgroup, or too many counted."""
+        if self.group is not None:
+            return cgroups.limit_hit(self.group)
+        if cap is None:
+            return False
+        return len(run_members(self.proc.pid, SANDBOX_TOKEN_VAR, self.token, None)) > cap
 
 
 def run_process(
@@ -115,9 +120,10 @@ def run_process(
     limits: Limits,
     timeout: float,
     stdin: bytes | None = None,
+    use_cgroup: bool = True,
 ) -> RawRun:
     """Run ``argv`` and supervise it until it and everything it started are gone."""
-    group = cgroups.create(token, limits.processes) if limits.processes else None
+    group = cgroups.create(token, limits.processes) if limits.processes and use_cgroup else None
     use_nproc = group is None and os.geteuid() != 0
     watchdog_cap = limits.processes if group is None else None
     start = time.monotonic()
@@ -194,9 +200,9 @@ def _supervise(
                 timed_out = True
                 run.kill("timeout", grace=limits.kill_grace)
                 drain_until = time.monotonic() + _DRAIN_AFTER_EXIT
-            elif drain_until is None and watchdog_cap is not None and now >= next_watch:
+            elif drain_until is None and now >= next_watch:
                 next_watch = now + _WATCHDOG_EVERY
-                if run.too_many(watchdog_cap):
+                if run.over_limit(watchdog_cap):
                     run.kill("process-limit")
                     drain_until = time.monotonic() + _DRAIN_AFTER_EXIT
             if drain_until is not None and now > drain_until:

@@ -38,6 +38,7 @@ class Sandbox:
         limits: Limits | None = None,
         isolation: Requested = "auto",
         approve: Approver | None = None,
+        use_cgroup: bool = True,
     ) -> None:
         self.root = Path(root).resolve()
         if not self.root.is_dir():
@@ -45,6 +46,7 @@ class Sandbox:
         self.allow_net = allow_net
         self.limits = limits or Limits()
         self.approve = approve
+        self.use_cgroup = use_cgroup
         self._isolation: Isolation = _choose(isolation, allow_net)
         self._private = Path(tempfile.mkdtemp(prefix="patchwright-sbx-")).resolve()
         self.home = self._private / "home"
@@ -104,6 +106,7 @@ class Sandbox:
                 limits=self.limits,
                 timeout=timeout,
                 stdin=stdin.encode() if stdin is not None else None,
+                use_cgroup=self.use_cgroup,
             )
         except (FileNotFoundError, PermissionError) as exc:
             return ExecResult(127, "", f"cannot run {argv[0]!r}: {exc}\n")
