@@ -1,0 +1,136 @@
+"""``patchwright check``: run every applicable gate on the working tree, with the last commit
+as the baseline.
+
+HEAD is exported (``git archive``) into a temporary directory and the baseline is taken
+there — its test outcomes, and the old text of every source file — so the user's working
+tree is never touched (no stash, no checkout). The touched files are those git reports as
+changed or untracked. Exit codes: 0 no gate failed, 1 a gate failed (or errored), 2 usage.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import tarfile
+import tempfile
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import typer
+
+if TYPE_CHECKING:
+    from patchwright.verify import Baseline, GateResult
+
+
+def _fail_usage(message: str) -> None:
+    typer.echo(f"error: {message}", err=True)
+    raise typer.Exit(2)
+
+
+def _export_head(root: Path, dest: Path) -> None:
+    """Extract the HEAD tree of ``root`` into ``dest`` (data-only filter: no links out)."""
+    proc = subprocess.Popen(
+        ["git", "-C", str(root), "archive", "--format=tar", "HEAD"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert proc.stdout is not None
+    with tarfile.open(fileobj=proc.stdout, mode="r|") as archive:
+        archive.extractall(dest, filter="data")
+    _, err = proc.communicate()
+    if proc.returncode != 0:
+        raise RuntimeError(f"git archive HEAD failed: {err.decode(errors='replace').strip()}")
+
+
+def _baseline_env(export: Path) -> dict[str, str]:
+    """Put the exported code first on PYTHONPATH, so an editable install of the working tree
+    does not leak the new code into the baseline's test run."""
+    src = export / "src"
+    return {"PYTHONPATH": f"{src}:{export}" if src.is_dir() else str(export)}
+
+
+def _table(results: list[GateResult], touched: list[str], head: str) -> None:
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    colours = {"passed": "green", "failed": "red", "skipped": "yellow", "error": "magenta"}
+    table = Table(title=f"patchwright check — {len(touched)} changed file(s) vs {head[:10]}")
+    for column in ("gate", "status", "new", "fixed", "seconds", "notes"):
+        table.add_column(
+            column, justify="right" if column in ("new", "fixed", "seconds") else "left"
+        )
+    for r in results:
+        table.add_row(r.name, f"[{colours[r.status]}]{r.status}[/]", str(len(r.new_problems)),
+                      str(len(r.fixed_problems)), f"{r.seconds:.1f}", escape(r.reason or ""))  # fmt: skip
+    console = Console()
+    console.print(table)
+    for r in results:
+        for p in r.new_problems[:20]:
+            console.print(f"[red]new[/] {r.name}: {escape(p.render())}", highlight=False)
+        for p in r.fixed_problems[:20]:
+            console.print(f"[green]fixed[/] {r.name}: {escape(p.render())}", highlight=False)
+
+
+def _payload(
+    results: list[GateResult], touched: list[str], head: str, baseline: Baseline
+) -> dict[str, Any]:
+    return {
+        "ok": all(r.ok for r in results),
+        "baseline": head,
+        "touched": touched,
+        "baseline_failing_tests": sorted(baseline.failing_tests),
+        "gates": [r.to_dict() for r in results],
+    }
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("check")
+    def check_command(
+        repo: Path = typer.Option(Path("."), "--repo", help="Repository (default: here)."),
+        as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+        test_cmd: str | None = typer.Option(
+            None, "--test-cmd", help="Test command (default: detected from the repository)."
+        ),
+        smoke: float = typer.Option(
+            0.0, "--smoke", min=0.0, help="Also start the program for this many seconds."
+        ),
+        test_timeout: float = typer.Option(600.0, "--test-timeout", min=1.0),
+    ) -> None:
+        """Run the syntax, lint, type and test gates on your changes, against the last commit.
+
+        Only problems the last commit did not already have count; fixed ones are listed.
+        """
+        from patchwright.sandbox import Sandbox
+        from patchwright.verify import detect_test_command, run_gates, take_baseline
+        from patchwright.workspace.git import GitError, GitRepo
+
+        if not repo.is_dir():
+            _fail_usage(f"{repo} is not a directory")
+        git = GitRepo(repo)
+        if not git.is_repo:
+            _fail_usage(f"{repo} is not a git repository: check compares with the last commit")
+        try:
+            root = git.toplevel.resolve()
+            head = git.head()
+            if head is None:
+                _fail_usage("the repository has no commit yet: commit once, then run check")
+            touched = GitRepo(root).dirty_files()
+        except GitError as exc:
+            _fail_usage(str(exc))
+        assert head is not None
+        cmd = test_cmd or detect_test_command(root)
+        with tempfile.TemporaryDirectory(prefix="patchwright-check-") as tmp:
+            export = Path(tmp).resolve()
+            _export_head(root, export)
+            baseline = take_baseline(export, Sandbox(export), test_cmd=cmd,
+                                     smoke_seconds=smoke or None, test_timeout=test_timeout,
+                                     extra_env=_baseline_env(export))  # fmt: skip
+        results = run_gates(root, Sandbox(root), baseline, touched=touched, test_cmd=cmd,
+                            stop_on_failure=False, smoke_seconds=smoke or None,
+                            test_timeout=test_timeout)  # fmt: skip
+        if as_json:
+            typer.echo(json.dumps(_payload(results, touched, head, baseline)))
+        else:
+            _table(results, touched, head)
+        raise typer.Exit(0 if all(r.ok for r in results) else 1)

@@ -1,0 +1,71 @@
+"""Running the gates in order — syntax → lint → types → tests (→ smoke) — against a baseline."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from patchwright.sandbox import Sandbox
+from patchwright.verify.baseline import Baseline
+from patchwright.verify.lint import LintGate
+from patchwright.verify.model import Gate, GateContext, GateResult
+from patchwright.verify.smoke import SmokeGate
+from patchwright.verify.syntax import SyntaxGate
+from patchwright.verify.testgate import TestsGate
+from patchwright.verify.typecheck import TypesGate
+
+
+def default_gates(*, smoke: bool = False) -> list[Gate]:
+    """The standard gates in their order; the smoke gate only when asked for."""
+    gates: list[Gate] = [SyntaxGate(), LintGate(), TypesGate(), TestsGate()]
+    if smoke:
+        gates.append(SmokeGate())
+    return gates
+
+
+def run_gates(
+    root: Path,
+    sandbox: Sandbox,
+    baseline: Baseline,
+    *,
+    touched: Sequence[str],
+    test_cmd: str | None = None,
+    stop_on_failure: bool = True,
+    smoke_seconds: float | None = None,
+    test_timeout: float = 600.0,
+    gates: Sequence[Gate] | None = None,
+) -> list[GateResult]:
+    """Run the gates on the ``touched`` files (paths relative to ``root``) and the test suite.
+
+    Only problems the baseline did not have fail a gate. With ``stop_on_failure`` the gates
+    after a failed one are reported ``skipped`` (not run) rather than run on a broken tree.
+    A gate that raises is reported as ``error`` with the exception, never as a pass.
+    """
+    ctx = GateContext(
+        root=Path(root).resolve(),
+        sandbox=sandbox,
+        baseline=baseline,
+        touched=[t.replace("\\", "/").removeprefix("./") for t in touched],
+        test_cmd=test_cmd,
+        test_timeout=test_timeout,
+        smoke_seconds=smoke_seconds,
+    )
+    chosen = list(gates) if gates is not None else default_gates(smoke=bool(smoke_seconds))
+    results: list[GateResult] = []
+    failed: str | None = None
+    for gate in chosen:
+        if failed and stop_on_failure:
+            results.append(GateResult(gate.name, "skipped", reason=f"not run: {failed} failed"))
+            continue
+        started = time.monotonic()
+        try:
+            result = gate.run(ctx)
+        except Exception as exc:  # a gate bug must not pass silently nor crash the agent
+            result = GateResult(gate.name, "error", output=repr(exc),
+                                seconds=time.monotonic() - started,
+                                reason=f"the {gate.name} gate crashed: {exc}")  # fmt: skip
+        results.append(result)
+        if not result.ok and failed is None:
+            failed = f"the {gate.name} gate"
+    return results

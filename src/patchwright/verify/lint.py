@@ -1,0 +1,148 @@
+"""The lint gate: ruff on touched Python files, ``node --check`` on touched JavaScript.
+
+ruff runs with the repository's own configuration (found from each file's location; the
+repository's excludes are honoured with ``--force-exclude``). The baseline of a changed file
+is the same check of its old text: ruff reads it from stdin under the file's real name, and
+``node --check`` reads a copy under ``.patchwright/cache/old/``. Problems are compared
+without line numbers, so only new ones fail the gate.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import time
+from pathlib import Path
+
+from patchwright.verify.files import Comparison, current_texts, old_problems
+from patchwright.verify.model import GateContext, GateResult, Problem, Status
+from patchwright.verify.tools import cache_dir, describe_failure, python_tool, tail, which
+
+NAME = "lint"
+_PY = (".py", ".pyi")
+_JS = (".js", ".mjs", ".cjs")
+
+
+class ToolBroken(Exception):
+    """The linter ran but produced no usable report (the message says why)."""
+
+
+def _ruff_args(ruff: list[str]) -> list[str]:
+    return [*ruff, "check", "--output-format", "json", "--no-cache", "--force-exclude",
+            "--exit-zero", "--no-fix"]  # fmt: skip
+
+
+def _parse_ruff(ctx: GateContext, stdout: str, stdin_name: str | None = None) -> list[Problem]:
+    try:
+        items = json.loads(stdout or "[]")
+    except json.JSONDecodeError as exc:
+        raise ToolBroken(f"ruff printed no JSON ({exc}): {tail(stdout, 5)}") from None
+    root = ctx.root.resolve()
+    problems = []
+    for item in items:
+        name = stdin_name or item.get("filename", "")
+        if not stdin_name:
+            with contextlib.suppress(ValueError):
+                name = Path(name).resolve().relative_to(root).as_posix()
+        row = (item.get("location") or {}).get("row")
+        problems.append(Problem(NAME, name, row, item.get("code") or "ruff", item["message"]))
+    return problems
+
+
+def ruff_problems(ctx: GateContext, ruff: list[str], paths: list[str]) -> list[Problem]:
+    result = ctx.sandbox.run([*_ruff_args(ruff), "--", *paths], cwd=ctx.root, timeout=120)
+    if why := describe_failure(result):
+        raise ToolBroken(f"ruff {why}")
+    if result.exit_code != 0:
+        raise ToolBroken(f"ruff exited {result.exit_code}: {tail(result.stderr, 5)}")
+    return _parse_ruff(ctx, result.stdout)
+
+
+def ruff_old_problems(ctx: GateContext, ruff: list[str], path: str, old: str) -> list[Problem]:
+    cmd = [*_ruff_args(ruff), "--stdin-filename", path, "-"]
+    result = ctx.sandbox.run(cmd, cwd=ctx.root, timeout=60, stdin=old)
+    if why := describe_failure(result):
+        raise ToolBroken(f"ruff (baseline) {why}")
+    if result.exit_code != 0:
+        raise ToolBroken(f"ruff (baseline) exited {result.exit_code}: {tail(result.stderr, 5)}")
+    return _parse_ruff(ctx, result.stdout, stdin_name=path)
+
+
+def node_problems(ctx: GateContext, node: str, file: Path, report_as: str) -> list[Problem]:
+    result = ctx.sandbox.run([node, "--check", str(file)], cwd=ctx.root, timeout=60)
+    if why := describe_failure(result):
+        raise ToolBroken(f"node --check {why}")
+    if result.exit_code == 0:
+        return []
+    text = result.stderr
+    where = re.search(r"^.*:(\d+)\s*$", text, re.M)
+    error = re.search(r"^(\w*Error): (.+)$", text, re.M)
+    message = f"{error.group(1)}: {error.group(2)}" if error else tail(text, 3)
+    line = int(where.group(1)) if where else None
+    return [Problem(NAME, report_as, line, "node-check", message)]
+
+
+class LintGate:
+    """Runs ruff and ``node --check`` on the touched files; see the module docstring."""
+
+    name = NAME
+
+    def run(self, ctx: GateContext) -> GateResult:
+        started = time.monotonic()
+        cmp = Comparison()
+        ran: list[str] = []
+        try:
+            self._ruff(ctx, cmp, ran)
+            self._node(ctx, cmp, ran)
+        except ToolBroken as exc:
+            return GateResult(NAME, "skipped", seconds=time.monotonic() - started,
+                              reason=f"could not lint: {exc}")  # fmt: skip
+        seconds = time.monotonic() - started
+        if not ran:
+            reason = cmp.reason or "no touched Python or JavaScript files"
+            return GateResult(NAME, "skipped", seconds=seconds, reason=reason)
+        status: Status = "failed" if cmp.new else "passed"
+        output = "\n".join(p.render() for p in cmp.new)
+        return GateResult(NAME, status, cmp.new, cmp.fixed, output, seconds, cmp.reason)
+
+    def _ruff(self, ctx: GateContext, cmp: Comparison, ran: list[str]) -> None:
+        texts = current_texts(ctx, _PY)
+        if not texts:
+            return
+        ruff = python_tool("ruff")
+        if ruff is None:
+            cmp.notes.append("ruff is not installed: Python files not linted")
+            return
+        found = ruff_problems(ctx, ruff, sorted(texts))
+        ran.append("ruff")
+
+        def check_old(path: str, old: str) -> list[Problem]:
+            assert ruff is not None
+            return ruff_old_problems(ctx, ruff, path, old)
+
+        for path, text in texts.items():
+            now = [p for p in found if p.path == path]
+            cmp.add(old_problems(ctx, NAME, path, text, now, check_old, cmp.notes), now)
+
+    def _node(self, ctx: GateContext, cmp: Comparison, ran: list[str]) -> None:
+        texts = current_texts(ctx, _JS)
+        if not texts:
+            return
+        node = which("node")
+        if node is None:
+            cmp.notes.append("node is not on PATH: JavaScript files not checked")
+            return
+        ran.append("node")
+
+        def check_old(path: str, old: str) -> list[Problem]:
+            assert node is not None
+            copy = cache_dir(ctx.root, "old") / path
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_text(old, encoding="utf-8")
+            return node_problems(ctx, node, copy, path)
+
+        for path, text in texts.items():
+            now = node_problems(ctx, node, ctx.root / path, path)
+
+            cmp.add(old_problems(ctx, "lint/node", path, text, now, check_old, cmp.notes), now)

@@ -1,0 +1,127 @@
+"""The data the gates exchange: problems, gate results, the gate protocol and its context.
+
+A ``Problem`` is one finding (a syntax error, a lint or type error, a failing test). Its
+``key`` leaves out the line number so that a finding that merely moved (lines inserted
+above it) still matches its baseline twin; counts are compared as multisets, so a second
+copy of an old problem is still new.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+if TYPE_CHECKING:
+    from patchwright.sandbox import Sandbox
+    from patchwright.verify.baseline import Baseline
+
+Status = Literal["passed", "failed", "skipped", "error"]
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One finding of a gate. ``detail`` (assertion message, traceback tail) is not compared."""
+
+    gate: str
+    path: str
+    line: int | None
+    code: str | None
+    message: str
+    detail: str = ""
+
+    @property
+    def key(self) -> tuple[str, str, str, str]:
+        """Identity across edits: everything but the line number and the detail."""
+        return (self.gate, self.path, self.code or "", self.message)
+
+    def render(self) -> str:
+        """``path:line: [code] message`` (a test: ``id (failed)``) — one line for tables and
+        repair prompts."""
+        if self.gate == "tests" and self.code in ("failed", "error"):
+            return f"{self.message} ({self.code})"
+        where = f"{self.path}:{self.line}" if self.line is not None else self.path
+        code = f"[{self.code}] " if self.code else ""
+        return f"{where}: {code}{self.message}"
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def diff_problems(
+    before: Iterable[Problem], after: Iterable[Problem]
+) -> tuple[list[Problem], list[Problem]]:
+    """``(new, fixed)``: problems of ``after`` beyond the baseline's count of the same key,
+    and baseline problems beyond ``after``'s count (those the change fixed)."""
+    before, after = list(before), list(after)
+    budget = Counter(p.key for p in before)
+    new: list[Problem] = []
+    for p in after:
+        if budget[p.key] > 0:
+            budget[p.key] -= 1
+        else:
+            new.append(p)
+    remaining = Counter(p.key for p in after)
+    fixed: list[Problem] = []
+    for p in before:
+        if remaining[p.key] > 0:
+            remaining[p.key] -= 1
+        else:
+            fixed.append(p)
+    return new, fixed
+
+
+@dataclass
+class GateResult:
+    """What one gate found. ``ok`` is False only for ``failed`` and ``error``.
+
+    ``reason`` says why a gate was skipped or errored (never a silent pass) and carries
+    notes such as "baseline unknown for x.py" for a passed gate.
+    """
+
+    name: str
+    status: Status
+    new_problems: list[Problem] = field(default_factory=list)
+    fixed_problems: list[Problem] = field(default_factory=list)
+    output: str = ""
+    seconds: float = 0.0
+    reason: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.status in ("passed", "skipped")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "name": self.name,
+            "status": self.status,
+            "ok": self.ok,
+            "new_problems": [p.to_dict() for p in self.new_problems],
+            "fixed_problems": [p.to_dict() for p in self.fixed_problems],
+            "output": self.output,
+            "seconds": round(self.seconds, 3),
+            "reason": self.reason,
+        }
+
+
+@dataclass
+class GateContext:
+    """Everything a gate needs: the tree to check, how to run tools, and the baseline."""
+
+    root: Path
+    sandbox: Sandbox
+    baseline: Baseline
+    touched: Sequence[str]
+    test_cmd: str | None = None
+    test_timeout: float = 600.0
+    smoke_seconds: float | None = None
+
+
+class Gate(Protocol):
+    """One check of a change. ``run`` never raises for findings; it reports them."""
+
+    name: str
+
+    def run(self, ctx: GateContext) -> GateResult: ...

@@ -1,0 +1,59 @@
+"""Short failure reports for the agent's repair prompt: only what is new, kept brief."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from patchwright.verify.model import GateResult
+from patchwright.verify.testrun import TestRun
+
+MAX_PROBLEMS = 12
+MAX_DETAIL_LINES = 8
+MAX_CHARS = 4000
+
+
+def _detail(text: str) -> str:
+    lines = [x for x in text.strip().splitlines() if x.strip()]
+    if len(lines) > MAX_DETAIL_LINES:
+        lines = ["...", *lines[-MAX_DETAIL_LINES:]]
+    return "\n".join("    " + x for x in lines)
+
+
+def summarize_failures(results: Sequence[GateResult]) -> str:
+    """New errors, newly failing tests with their assertion message and traceback tail, per
+    failed gate; empty when every gate is ok. At most ~4,000 characters."""
+    parts: list[str] = []
+    for r in results:
+        if r.ok:
+            continue
+        if r.status == "error":
+            parts.append(f"{r.name} gate could not run: {r.reason or r.output[-300:]}")
+            continue
+        count = len(r.new_problems)
+        parts.append(f"{r.name} gate failed with {count} new problem{'s' * (count != 1)}:")
+        for p in r.new_problems[:MAX_PROBLEMS]:
+            parts.append(f"- {p.render()}")
+            if p.detail and r.name in ("tests", "smoke"):
+                parts.append(_detail(p.detail))
+        if count > MAX_PROBLEMS:
+            parts.append(f"- ... and {count - MAX_PROBLEMS} more")
+        if not r.new_problems and r.output:
+            parts.append(_detail(r.output))
+    text = "\n".join(parts)
+    if len(text) > MAX_CHARS:
+        text = text[: MAX_CHARS - 20].rstrip() + "\n... (truncated)"
+    return text
+
+
+def describe_tests(run: TestRun, ids: Sequence[str]) -> str:
+    """Failing tests with their message and traceback tail (the baseline's failure output)."""
+    parts = []
+    for test_id in ids[:MAX_PROBLEMS]:
+        case = run.cases[test_id]
+        parts.append(f"- {case.outcome}: {test_id}")
+        detail = "\n".join(x for x in (case.message, case.detail) if x)
+        if detail:
+            parts.append(_detail(detail))
+    if len(ids) > MAX_PROBLEMS:
+        parts.append(f"- ... and {len(ids) - MAX_PROBLEMS} more")
+    return "\n".join(parts)[:MAX_CHARS]

@@ -1,0 +1,101 @@
+"""The tests gate: run the suite in the sandbox and compare each test with the baseline.
+
+Fails on tests that fail now but did not at baseline time (including new tests that fail)
+and reports baseline failures that now pass as fixed. A suite whose runner gives no
+per-test outcomes is judged by exit code; when it was already failing at baseline time
+the gate cannot tell new failures apart and passes *with that reason stated*.
+"""
+
+from __future__ import annotations
+
+import time
+
+from patchwright.verify.detect import detect_test_command
+from patchwright.verify.model import GateContext, GateResult, Problem, Status
+from patchwright.verify.testrun import TestCase, TestRun, run_tests
+from patchwright.verify.tools import tail
+
+NAME = "tests"
+
+
+def case_problem(case: TestCase) -> Problem:
+    detail = "\n".join(x for x in (case.message, case.detail) if x)
+    return Problem(NAME, case.path, case.line, case.outcome, case.id, detail)
+
+
+def _run_problem(run: TestRun, what: str) -> Problem:
+    return Problem(NAME, "", None, "run", what, tail(run.output, 25, 2500))
+
+
+class TestsGate:
+    """Runs the detected (or configured) test command; see the module docstring."""
+
+    name = NAME
+    __test__ = False  # not a pytest class
+
+    def run(self, ctx: GateContext) -> GateResult:
+        started = time.monotonic()
+        base = ctx.baseline.tests
+        cmd = ctx.test_cmd or ctx.baseline.test_cmd or detect_test_command(ctx.root)
+        if not cmd:
+            return GateResult(NAME, "skipped", seconds=time.monotonic() - started,
+                              reason="no test runner detected (configure a test command)")  # fmt: skip
+        run = run_tests(ctx.root, ctx.sandbox, cmd, timeout=ctx.test_timeout)
+        result = self._judge(run, base)
+        result.seconds = time.monotonic() - started
+        if result.status == "failed" and not result.output:
+            result.output = tail(run.output, 40, 4000)
+        return result
+
+    def _judge(self, run: TestRun, base: TestRun | None) -> GateResult:
+        if run.missing_tool:
+            return GateResult(NAME, "skipped", reason=run.missing_tool)
+        if run.problem:
+            if base is not None and base.problem:
+                return GateResult(NAME, "skipped", output=tail(run.output), reason=(
+                    f"the test run was already broken at baseline ({base.problem}) "
+                    f"and still is ({run.problem})"))  # fmt: skip
+            return GateResult(NAME, "failed", [_run_problem(run, run.problem)])
+        if run.per_test and base is not None and base.per_test and not base.problem:
+            return self._compare(run, base)
+        return self._by_exit_code(run, base)
+
+    @staticmethod
+    def _compare(run: TestRun, base: TestRun) -> GateResult:
+        new = [case_problem(run.cases[i]) for i in sorted(run.failing - base.failing)]
+        fixed = [case_problem(base.cases[i]) for i in sorted(base.failing & run.passing)]
+        notes = []
+        gone = sorted(base.passing - set(run.cases))
+        if gone:
+            notes.append(f"{len(gone)} test(s) that passed at baseline no longer ran: "
+                         + ", ".join(gone[:5]))  # fmt: skip
+        if not run.failing and not run.green and not new:
+            if base.green:
+                new = [_run_problem(run, f"{run.command} exited {run.exit_code}")]
+            else:
+                notes.append(f"suite exited {run.exit_code}, as it did at baseline")
+        still = len(run.failing & base.failing)
+        if still:
+            notes.append(f"{still} test(s) already failing at baseline still fail")
+        status: Status = "failed" if new else "passed"
+        output = "\n".join(p.render() for p in new)
+        return GateResult(NAME, status, new, fixed, output, reason="; ".join(notes) or None)
+
+    @staticmethod
+    def _by_exit_code(run: TestRun, base: TestRun | None) -> GateResult:
+        failing = [case_problem(run.cases[i]) for i in sorted(run.failing)]
+        if run.green and not failing:
+            fixed = []
+            if base is not None and not base.green:
+                fixed = [_run_problem(base, f"{base.command} exited {base.exit_code}")]
+            return GateResult(NAME, "passed", [], fixed)
+        problems = failing or [_run_problem(run, f"{run.command} exited {run.exit_code}")]
+        if base is None:
+            return GateResult(NAME, "failed", problems,
+                              reason="no baseline test run: every failure counts as new")  # fmt: skip
+        if base.green:
+            return GateResult(NAME, "failed", problems)
+        return GateResult(NAME, "passed", reason=(
+            f"the suite already failed at baseline (exit {base.exit_code}) and per-test "
+            "outcomes are not available to compare, so new failures cannot be told apart"),
+            output=tail(run.output))  # fmt: skip

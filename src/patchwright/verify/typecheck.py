@@ -1,0 +1,164 @@
+"""The types gate: mypy on the touched Python files, with the repository's own config.
+
+When it runs: the repository configures mypy (mypy.ini, .mypy.ini, ``[mypy]`` in setup.cfg,
+``[tool.mypy]`` in pyproject.toml), ships a ``py.typed`` marker, or a touched file carries
+type hints. Otherwise the gate is skipped and says so: mypy on unannotated code reports
+mostly noise, and a repository that never asked for type checking should not be blocked by it.
+
+The baseline is mypy on the same files with each changed file's old text swapped in through
+``--shadow-file`` (separate cache directories keep the two runs from sharing stale entries).
+Only errors in the touched files are compared, without line numbers.
+"""
+
+from __future__ import annotations
+
+import ast
+import configparser
+import re
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+from patchwright.verify.files import Comparison, current_texts
+from patchwright.verify.model import GateContext, GateResult, Problem, Status, diff_problems
+from patchwright.verify.tools import cache_dir, describe_failure, python_tool, repo_python, tail
+
+NAME = "types"
+_LINE = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)? error: (?P<msg>.*?)"
+                   r"(?:\s+\[(?P<code>[\w-]+)\])?$", re.M)  # fmt: skip
+
+
+class ToolBroken(Exception):
+    """mypy ran but did not produce a report (the message says why)."""
+
+
+def mypy_configured(root: Path) -> str | None:
+    """Where the repository configures mypy, or None."""
+    for name in ("mypy.ini", ".mypy.ini"):
+        if (root / name).is_file():
+            return name
+    pyproject = root / "pyproject.toml"
+    if pyproject.is_file():
+        try:
+            if "mypy" in tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}):
+                return "pyproject.toml [tool.mypy]"
+        except (OSError, ValueError):
+            pass
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read(root / "setup.cfg", encoding="utf-8")
+        if parser.has_section("mypy"):
+            return "setup.cfg [mypy]"
+    except (configparser.Error, UnicodeDecodeError):
+        pass
+    for marker in ("py.typed", "*/py.typed", "src/*/py.typed"):
+        if any(root.glob(marker)):
+            return "a py.typed marker"
+    return None
+
+
+def has_type_hints(text: str) -> bool:
+    """True when the module annotates any function or variable."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return False
+    for node in ast.walk(tree):
+        if isinstance(node, ast.AnnAssign):
+            return True
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            args = [*node.args.posonlyargs, *node.args.args, *node.args.kwonlyargs]
+            if node.returns is not None or any(a.annotation is not None for a in args):
+                return True
+    return False
+
+
+def parse_mypy(output: str, keep: set[str]) -> list[Problem]:
+    """``error`` lines of mypy's text output for the files in ``keep``."""
+    problems = []
+    for m in _LINE.finditer(output):
+        path = Path(m["path"]).as_posix()
+        if path not in keep:
+            continue
+        col = f"column {m['col']}" if m["col"] else ""
+        problems.append(Problem(NAME, path, int(m["line"]), m["code"] or "mypy", m["msg"], col))
+    return problems
+
+
+def run_mypy(ctx: GateContext, mypy: list[str], paths: list[str], shadows: dict[str, str],
+             cache: str) -> list[Problem]:  # fmt: skip
+    args = [*mypy, "--show-column-numbers", "--show-error-codes", "--no-error-summary",
+            "--no-pretty", "--no-color-output", "--hide-error-context",
+            "--cache-dir", str(cache_dir(ctx.root, cache))]  # fmt: skip
+    python = repo_python(ctx.root)
+    if python != sys.executable:
+        args += ["--python-executable", python]
+    for path, text in shadows.items():
+        copy = cache_dir(ctx.root, "old") / path
+        copy.parent.mkdir(parents=True, exist_ok=True)
+        copy.write_text(text, encoding="utf-8")
+        args += ["--shadow-file", path, str(copy)]
+    result = ctx.sandbox.run([*args, "--", *paths], cwd=ctx.root, timeout=300)
+    if why := describe_failure(result):
+        raise ToolBroken(f"mypy {why}")
+    if result.exit_code not in (0, 1):
+        raise ToolBroken(
+            f"mypy exited {result.exit_code}: {tail(result.stdout + result.stderr, 5)}"
+        )
+    return parse_mypy(result.stdout, set(paths))
+
+
+class TypesGate:
+    """Runs mypy on the touched Python files when the repository uses types; see above."""
+
+    name = NAME
+
+    def run(self, ctx: GateContext) -> GateResult:
+        started = time.monotonic()
+        texts = current_texts(ctx, (".py", ".pyi"))
+        skip = self._why_skip(ctx, texts)
+        if skip:
+            return GateResult(NAME, "skipped", seconds=time.monotonic() - started, reason=skip)
+        mypy = python_tool("mypy")
+        assert mypy is not None  # _why_skip checked
+        paths = sorted(texts)
+        cmp = Comparison()
+        try:
+            now = run_mypy(ctx, mypy, paths, {}, "mypy")
+            before = self._before(ctx, mypy, texts, now, cmp.notes)
+        except ToolBroken as exc:
+            return GateResult(NAME, "skipped", seconds=time.monotonic() - started,
+                              reason=f"could not type-check: {exc}")  # fmt: skip
+        new, fixed = diff_problems(before, now)
+        cmp.new, cmp.fixed = new, fixed
+        status: Status = "failed" if new else "passed"
+        output = "\n".join(p.render() for p in new)
+        return GateResult(NAME, status, new, fixed, output, time.monotonic() - started, cmp.reason)
+
+    @staticmethod
+    def _why_skip(ctx: GateContext, texts: dict[str, str]) -> str | None:
+        if not texts:
+            return "no touched Python files"
+        if python_tool("mypy") is None:
+            return "mypy is not installed"
+        if mypy_configured(ctx.root) or any(has_type_hints(t) for t in texts.values()):
+            return None
+        return "the repository does not configure mypy and the touched files have no type hints"
+
+    @staticmethod
+    def _before(ctx: GateContext, mypy: list[str], texts: dict[str, str], now: list[Problem],
+                notes: list[str]) -> list[Problem]:  # fmt: skip
+        base = ctx.baseline
+        existed = [p for p in sorted(texts) if base.knows(p) and base.old_text(p) is not None]
+        notes.extend(f"no baseline for {p} (not kept), its problems count as new"
+                     for p in sorted(texts) if not base.knows(p))  # fmt: skip
+        shadows = {p: t for p in existed if (t := base.old_text(p) or "") != texts[p]}
+        if not shadows and len(existed) == len(texts):
+            return now
+        key = tuple(existed)
+        if key not in base.type_memo:
+            base.type_memo[key] = (
+                run_mypy(ctx, mypy, existed, shadows, "mypy-old") if existed else []
+            )
+        return base.type_memo[key]

@@ -1,0 +1,74 @@
+"""``patchwright check``: the working tree's gates against the last commit as baseline."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from patchwright.cli import app
+
+CALC = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a + b\n"
+TESTS = (
+    "from calc import add, sub\n\n\n"
+    "def test_add():\n    assert add(1, 1) == 2\n\n\n"
+    "def test_sub():\n    assert sub(3, 1) == 2\n"
+)
+
+
+def git(root: Path, *args: str) -> None:
+    subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True)
+
+
+def make_repo(root: Path) -> Path:
+    root.mkdir()
+    (root / "calc.py").write_text("import os\n\n" + CALC)  # an old lint error, an old failing test
+    (root / "tests").mkdir()
+    (root / "tests" / "test_calc.py").write_text(TESTS)
+    git(root, "init", "-q")
+    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "add", ".")
+    git(root, "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "init")
+    return root
+
+
+def run(*args: str) -> tuple[int, str]:
+    result = CliRunner().invoke(app, ["check", *args])
+    return result.exit_code, result.output
+
+
+def test_a_new_failure_fails_the_check_old_ones_do_not(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "repo")
+    (root / "calc.py").write_text("import os\nimport sys\n\n" + CALC.replace("a + b", "a * b", 1))
+    code, out = run("--repo", str(root), "--json")
+    assert code == 1, out
+    payload = json.loads(out)
+    gates = {g["name"]: g for g in payload["gates"]}
+    assert payload["ok"] is False and payload["touched"] == ["calc.py"]
+    assert payload["baseline_failing_tests"] == ["tests/test_calc.py::test_sub"]
+    assert [p["message"] for p in gates["tests"]["new_problems"]] == [
+        "tests/test_calc.py::test_add"
+    ]
+    assert [p["code"] for p in gates["lint"]["new_problems"]] == ["F401"]
+    assert "sys" in gates["lint"]["new_problems"][0]["message"]
+    assert gates["syntax"]["status"] == "passed"
+    assert not (root / ".git" / "refs" / "stash").exists()  # the working tree was not stashed
+    assert "import sys" in (root / "calc.py").read_text()
+
+
+def test_a_fix_passes_and_is_reported_in_the_table(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "repo")
+    (root / "calc.py").write_text(CALC)  # the unused import is gone
+    code, out = run("--repo", str(root), "--test-cmd", "true")
+    assert code == 0, out
+    assert "syntax" in out and "passed" in out
+    assert "fixed lint: calc.py:1: [F401] `os` imported but unused" in out
+
+
+def test_usage_errors_exit_2(tmp_path: Path) -> None:
+    code, _ = run("--repo", str(tmp_path / "missing"))
+    assert code == 2
+    (tmp_path / "plain").mkdir()
+    code, out = run("--repo", str(tmp_path / "plain"))
+    assert code == 2 and "not a git repository" in out

@@ -1,0 +1,126 @@
+"""The tests gate: detect the runner, run it in the sandbox, compare each test with the
+baseline — a failure that was already there does not block, a new one does."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from patchwright.verify import Baseline, TestsGate, detect_test_command, summarize_failures
+
+GATE = [TestsGate()]
+CODE = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a + b  # bug\n"
+TESTS = (
+    "from calc import add, sub\n\n\n"
+    "def test_add():\n    assert add(2, 2) == 4\n\n\n"
+    "def test_sub():\n    assert sub(5, 3) == 2\n\n\n"
+    "class TestMore:\n    def test_zero(self):\n        assert add(0, 0) == 0\n"
+)
+
+
+def test_preexisting_failure_does_not_block_a_new_one_does_a_fix_is_reported(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    write({"calc.py": CODE, "tests/test_calc.py": TESTS})
+    base = baseline()
+    assert base.failing_tests == {"tests/test_calc.py::test_sub"}
+    assert "assert 8 == 2" in base.failure_output
+
+    # break add(): two newly failing tests, the old one is not listed
+    write({"calc.py": CODE.replace("return a + b\n\n", "return a * b + 1\n\n", 1)})
+    results = check(base, ["calc.py"], gates=GATE)
+    result = results["tests"]
+    assert result.status == "failed"
+    assert [p.message for p in result.new_problems] == [
+        "tests/test_calc.py::TestMore::test_zero",
+        "tests/test_calc.py::test_add",
+    ]
+    assert all(p.path == "tests/test_calc.py" and p.line for p in result.new_problems)
+    assert "1 test(s) already failing at baseline still fail" in (result.reason or "")
+    summary = summarize_failures(list(results.values()))
+    assert "test_add" in summary and "assert 5 == 4" in summary and "test_sub" not in summary
+    assert len(summary) < 4000
+
+    # fix sub(): passes, and the fix is reported
+    write({"calc.py": CODE.replace("return a + b  # bug", "return a - b")})
+    result = check(base, ["calc.py"], gates=GATE)["tests"]
+    assert result.status == "passed"
+    assert [p.message for p in result.fixed_problems] == ["tests/test_calc.py::test_sub"]
+
+
+def test_a_hanging_test_run_fails_the_gate(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    write({"test_x.py": "def test_x():\n    assert True\n"})
+    base = baseline()
+    write({"test_x.py": "def test_x():\n    while True:\n        pass\n"})
+    result = check(base, ["test_x.py"], gates=GATE, test_timeout=2)["tests"]
+    assert result.status == "failed"
+    assert "timed out" in result.new_problems[0].message
+
+
+def test_a_missing_runner_skips_with_the_reason(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    write({"a.py": "x = 1\n"})
+    cmd = "patchwright-no-such-runner --all"
+    base = baseline(test_cmd=cmd)
+    result = check(base, ["a.py"], gates=GATE, test_cmd=cmd)["tests"]
+    assert result.status == "skipped"
+    assert "patchwright-no-such-runner: command not found" in (result.reason or "")
+
+
+def test_no_runner_detected_is_a_stated_skip(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    write({"README.md": "hi\n"})
+    result = check(baseline(), [], gates=GATE)["tests"]
+    assert result.status == "skipped" and "no test runner detected" in (result.reason or "")
+
+
+def test_exit_code_runners_compare_with_the_baseline_verdict(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    write({"check.sh": "grep -q good state.txt\n", "state.txt": "good\n"})
+    cmd = "bash check.sh"
+    base = baseline(test_cmd=cmd)
+    write({"state.txt": "bad\n"})
+    result = check(base, ["state.txt"], gates=GATE, test_cmd=cmd)["tests"]
+    assert result.status == "failed" and result.new_problems[0].code == "run"
+
+    broken = baseline(test_cmd=cmd)  # the suite already fails at baseline time
+    result = check(broken, ["state.txt"], gates=GATE, test_cmd=cmd)["tests"]
+    assert result.status == "passed"
+    assert "cannot be told apart" in (result.reason or "")
+
+
+@pytest.mark.parametrize(
+    ("files", "expected"),
+    [
+        ({"pytest.ini": "[pytest]\n"}, "pytest"),
+        ({"pyproject.toml": "[tool.pytest.ini_options]\naddopts = '-q'\n"}, "pytest"),
+        ({"setup.cfg": "[tool:pytest]\ntestpaths = t\n"}, "pytest"),
+        ({"tox.ini": "[pytest]\n"}, "pytest"),
+        ({"tests/test_a.py": ""}, "pytest"),
+        ({"pkg/test_a.py": ""}, "pytest"),
+        ({"package.json": '{"scripts": {"test": "jest"}}'}, "npm test --silent"),
+        ({"package.json": '{"scripts": {"test": "echo \\"Error: no test specified\\" && exit 1"}}'},
+         None),
+        ({"go.mod": "module x\n"}, "go test ./..."),
+        ({"Cargo.toml": "[package]\n"}, "cargo test"),
+        ({"README.md": ""}, None),
+    ],
+)  # fmt: skip
+def test_runner_detection(tmp_path: Path, files: dict[str, str], expected: str | None) -> None:
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    found = detect_test_command(tmp_path)
+    if expected == "pytest":
+        assert found == f"{sys.executable} -m pytest -q"
+    else:
+        assert found == expected
