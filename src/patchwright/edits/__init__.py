@@ -8,7 +8,7 @@ them in memory (layered matching, strictest first; all or nothing) and
 
 from __future__ import annotations
 
-from patchwright.edits.apply import apply_edits, keep_applicable
+from patchwright.edits.apply import apply_edits, keep_applicable, pick_by_content
 from patchwright.edits.explain import render_retry_message
 from patchwright.edits.match import STRATEGY_NAMES
 from patchwright.edits.parse import parse_reply
@@ -33,6 +33,7 @@ __all__ = [
     "apply_edits",
     "keep_applicable",
     "parse_reply",
+    "pick_by_content",
     "render_retry_message",
     "resolve_path",
 ]

@@ -8,12 +8,14 @@ block still gets a result, so the model learns which blocks would have applied.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 
 from patchwright.edits.elision import is_elision
 from patchwright.edits.explain import explain_not_found
 from patchwright.edits.imports import restore_imports
 from patchwright.edits.locate import already_present, covers_match, locate
 from patchwright.edits.match import Found, split_lines
+from patchwright.edits.quotes import straighten_added_quotes
 from patchwright.edits.types import BlockResult, Edit, Outcome
 
 
@@ -129,6 +131,13 @@ def _preserve_imports(
         old = files.get(path)
         if not path.endswith(".py") or old is None or new is None or old == new:
             continue
+        straight, count = straighten_added_quotes(old, new)
+        if count:
+            state[path] = new = straight
+            notes.append(
+                f"{path}: straightened typographic quotes in {count} added line(s) "
+                "(they broke the Python syntax)"
+            )
         fixed, restored = restore_imports(old, new)
         if restored:
             state[path] = fixed
@@ -171,3 +180,17 @@ def keep_applicable(
     """
     good = {r.index for r in outcome.results if r.status != "failed"}
     return [e for i, e in enumerate(edits) if i in good] + list(resent)
+
+
+def pick_by_content(edit: Edit, candidates: Mapping[str, str]) -> str | None:
+    """The one candidate file (path → text) where ``edit`` applies, or None.
+
+    Resolves an ambiguous path ("utils.py" when several exist) by where the SEARCH
+    text actually is; two or more matching files stay ambiguous.
+    """
+    fits = [
+        path
+        for path, text in candidates.items()
+        if apply_one(0, replace(edit, path=path), text)[0].status != "failed"
+    ]
+    return fits[0] if len(fits) == 1 else None

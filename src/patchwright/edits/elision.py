@@ -60,11 +60,10 @@ def _paired(
             if _blank(r):
                 continue
             return NotFound("an elided REPLACE piece has no SEARCH lines to anchor it")
-        res = locate_strict(work, s, r)
+        res = locate_strict(work[floor:], s, r)
         if isinstance(res, NotFound):
             return res
-        if res.start < floor:
-            return NotFound("the SEARCH pieces around '...' are out of order in the file")
+        res = Found(res.start + floor, res.end + floor, res.lines, res.strategy)
         first = res.start - delta if first is None else first
         last_end = res.end - delta
         work[res.start : res.end] = res.lines
@@ -93,13 +92,12 @@ def _spanning(
     for piece in spieces:
         if _blank(piece):
             continue
-        found = _align_piece(file_lines, piece)
+        floor = max(aligns[-1].values()) + 1 if aligns else 0
+        found = _align_piece(file_lines[floor:], piece)
         if len(found) != 1:
             what = "matches no lines" if not found else f"matches {len(found)} places"
             return NotFound(f"a SEARCH piece between '...' markers {what}")
-        if aligns and min(found[0].values()) <= max(aligns[-1].values()):
-            return NotFound("the SEARCH pieces around '...' are out of order in the file")
-        aligns.append(found[0])
+        aligns.append({j: i + floor for j, i in found[0].items()})
     if not aligns:
         return NotFound("the SEARCH block holds only elision markers")
     search_lines = [x for p in spieces for x in p]

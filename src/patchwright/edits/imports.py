@@ -10,6 +10,7 @@ Files that do not parse (before or after) are left alone.
 from __future__ import annotations
 
 import ast
+import re
 
 
 def _stmt(node: ast.Import | ast.ImportFrom, alias: ast.alias) -> str:
@@ -69,8 +70,19 @@ def _insert_at(tree: ast.Module) -> int:
     return last
 
 
+_IMPORTISH = re.compile(r"^\s*(?:from\s|import\s)|^\s+[\w.]+(?:\s+as\s+\w+)?\s*,?\s*\)?\s*$")
+
+
+def _may_remove_imports(old: str, new: str) -> bool:
+    """Cheap filter: did the edit remove any line that could be (part of) an import?"""
+    removed = set(old.split("\n")) - set(new.split("\n"))
+    return any(_IMPORTISH.match(line) for line in removed)
+
+
 def restore_imports(old: str, new: str) -> tuple[str, list[str]]:
     """Return ``new`` with still-used removed imports restored, and the statements restored."""
+    if not _may_remove_imports(old, new):
+        return new, []
     try:
         old_tree, new_tree = ast.parse(old), ast.parse(new)
     except (SyntaxError, ValueError):

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from rapidfuzz import fuzz
+
 from patchwright.edits.elision import locate_elided
 from patchwright.edits.fuzzy import locate_fuzzy
-from patchwright.edits.match import Found, NotFound, Result, locate_strict
+from patchwright.edits.match import Found, NotFound, Result, locate_lines, locate_strict
 
 
 def locate(
@@ -34,13 +36,20 @@ def locate(
 def already_present(
     file_lines: Sequence[str], search: Sequence[str], replace: Sequence[str]
 ) -> bool:
-    """True when the REPLACE text is in the file (by a strict strategy) and differs from SEARCH."""
-    if not any(x.strip() for x in replace):
+    """True when the block looks applied already: REPLACE is in the file, SEARCH is not.
+
+    REPLACE must be found at exactly one place by a whole-line strategy, and be either
+    substantial (two or more lines, or 40+ characters) or a close edit of SEARCH, so a
+    short common line ("x", "pass") never passes for an applied edit.
+    """
+    body = [x.strip() for x in replace if x.strip()]
+    if not body or body == [x.strip() for x in search if x.strip()]:
         return False
-    if [x.strip() for x in replace if x.strip()] == [x.strip() for x in search if x.strip()]:
+    substantial = len(body) >= 2 or len(body[0]) >= 40
+    if not substantial and fuzz.ratio("\n".join(search), "\n".join(replace)) < 60:
         return False
-    res = locate_strict(file_lines, replace, replace)
-    return isinstance(res, Found) or bool(res.ambiguous)
+    res = locate_lines(file_lines, replace, replace)
+    return isinstance(res, Found)
 
 
 def covers_match(
@@ -53,7 +62,7 @@ def covers_match(
     """
     if len([x for x in replace if x.strip()]) <= len([x for x in search if x.strip()]):
         return False
-    res = locate_strict(file_lines, replace, replace)
+    res = locate_lines(file_lines, replace, replace)
     return isinstance(res, Found) and res.start <= found.start and res.end >= found.end
 
 

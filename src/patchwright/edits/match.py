@@ -60,18 +60,10 @@ class _Strategy:
     ignore_blank: bool
 
 
-def _rstrip(line: str) -> str:
-    return line.rstrip()
-
-
-def _strip(line: str) -> str:
-    return line.strip()
-
-
 STRATEGIES: tuple[_Strategy, ...] = (
-    _Strategy("trailing_whitespace", _rstrip, False),
-    _Strategy("blank_lines", _rstrip, True),
-    _Strategy("indentation", _strip, True),
+    _Strategy("trailing_whitespace", str.rstrip, False),
+    _Strategy("blank_lines", str.rstrip, True),
+    _Strategy("indentation", str.strip, True),
     _Strategy("unicode", unicode_key, True),
     _Strategy("whitespace_insensitive", nospace_key, True),
 )
@@ -169,7 +161,8 @@ def transplant(
     start, end = span
     kept = [False] * len(search)
     inserts: dict[int, list[str]] = {}
-    ops = SequenceMatcher(None, list(search), list(replace), autojunk=False).get_opcodes()
+    skeys, rkeys = [x.rstrip() for x in search], [x.rstrip() for x in replace]
+    ops = SequenceMatcher(None, skeys, rkeys, autojunk=False).get_opcodes()
     for tag, i1, i2, j1, j2 in ops:
         if tag == "equal":
             for i in range(i1, i2):
@@ -239,7 +232,8 @@ def _substring(
 def changed_lines(search: Sequence[str], replace: Sequence[str]) -> set[int]:
     """Indexes of SEARCH lines the model changed or deleted (not kept as they were)."""
     out: set[int] = set()
-    ops = SequenceMatcher(None, list(search), list(replace), autojunk=False).get_opcodes()
+    skeys, rkeys = [x.rstrip() for x in search], [x.rstrip() for x in replace]
+    ops = SequenceMatcher(None, skeys, rkeys, autojunk=False).get_opcodes()
     for tag, i1, i2, _, _ in ops:
         if tag != "equal":
             out.update(range(i1, i2))
@@ -313,15 +307,13 @@ def _relaxed(
     return Found(*span, transplant(file_lines, span, search, replace, align, convert), name)
 
 
-def locate_strict(
+def locate_lines(
     file_lines: Sequence[str],
     search: Sequence[str],
     replace: Sequence[str],
     hint: int | None = None,
 ) -> Result:
-    """Run the deterministic strategies (everything but elision and fuzzy)."""
-    if not any(x.strip() for x in search):
-        return NotFound("the SEARCH block is blank")
+    """The whole-line strategies only: exact, then each relaxed key in turn."""
     starts = _exact(file_lines, search)
     if starts:
         pick = pick_unique(starts, hint)
@@ -335,6 +327,21 @@ def locate_strict(
         res = _relaxed(file_lines, search, replace, strat, hint)
         if res is not None:
             return res
+    return NotFound("no lines of the file match the SEARCH text")
+
+
+def locate_strict(
+    file_lines: Sequence[str],
+    search: Sequence[str],
+    replace: Sequence[str],
+    hint: int | None = None,
+) -> Result:
+    """Run the deterministic strategies (everything but elision and fuzzy)."""
+    if not any(x.strip() for x in search):
+        return NotFound("the SEARCH block is blank")
+    res = locate_lines(file_lines, search, replace, hint)
+    if isinstance(res, Found) or res.ambiguous or res.line is not None:
+        return res
     sub = _substring(file_lines, search, replace)
     if sub is not None:
         return sub

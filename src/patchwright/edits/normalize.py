@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 _PUNCT = str.maketrans(
     {
@@ -53,12 +54,14 @@ _WS_RUN = re.compile(r"\s+")
 _WS_ANY = re.compile(r"\s+")
 
 
+@lru_cache(maxsize=65536)
 def unicode_key(line: str) -> str:
     """Strip, NFC-normalise, straighten quotes/dashes/spaces and collapse whitespace runs."""
     text = unicodedata.normalize("NFC", line).translate(_PUNCT).replace("\u2026", "...")
     return _WS_RUN.sub(" ", text).strip()
 
 
+@lru_cache(maxsize=65536)
 def nospace_key(line: str) -> str:
     """The unicode key with every whitespace character removed (``a*(1+b)`` == ``a * (1 + b)``)."""
     return _WS_ANY.sub("", unicode_key(line))

@@ -104,7 +104,9 @@ def resolve_path(
 
     Tries, in order: exact; relative to ``cwd``; a unique file whose path ends with it
     (a bare basename included); a close fuzzy match among files with the same
-    extension. Ambiguity raises ``PathResolutionError`` listing the candidates; an
+    extension. With ``must_exist`` (the edit has a SEARCH), a bare basename shared by
+    several files is ambiguous even when one of them sits at the root: the caller can
+    then pick the candidate by content (``pick_by_content``). Ambiguity raises ``PathResolutionError`` listing the candidates; an
     unknown path is returned cleaned (a new file) unless ``must_exist``. Paths that
     name a directory are refused. Confinement to the repository is the caller's job.
     """
@@ -113,7 +115,7 @@ def resolve_path(
         raise PathResolutionError("empty file path")
     files = list(repo_files)
     known = set(files)
-    if path in known:
+    if path in known and not (must_exist and "/" not in path):
         return path
     if cwd and not path.startswith("/"):
         rel = posixpath.normpath(posixpath.join(cwd, path))
@@ -122,9 +124,9 @@ def resolve_path(
     for candidate in (path, path[2:] if path.startswith(("a/", "b/")) else ""):
         if not candidate:
             continue
-        if candidate in known:
-            return candidate
         hits = _suffix_matches(candidate, files)
+        if candidate in known and ("/" in candidate or len(hits) == 1 or not must_exist):
+            return candidate
         if len(hits) == 1:
             return hits[0]
         if len(hits) > 1:

@@ -1,0 +1,216 @@
+"""Run the edit engine over the corpus (and the shared smoke cases) and print its figures.
+
+    uv run --no-sync python benchmarks/edits/build_corpus.py      # once
+    uv run --no-sync python benchmarks/edits/run.py [--corpus FILE] [--cases DIR]
+
+Per case: resolve the path as written (the real package tree is the repository), apply
+the block in memory and compare with the ground truth. Outcomes: ``correct`` (exactly
+the expected file), ``wrong_place`` (a line outside the cut slice changed, or the wrong
+file), ``wrong_content`` (right place, different text), ``refused`` (the engine said no).
+"""
+
+from __future__ import annotations
+
+import argparse
+import difflib
+import json
+import time
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+
+from patchwright.edits import (
+    Edit,
+    EditError,
+    PathResolutionError,
+    apply_edits,
+    pick_by_content,
+    resolve_path,
+)
+
+DEFAULT_CORPUS = Path("/tmp/patchwright-edit-corpus.jsonl")
+DEFAULT_CASES = Path(__file__).resolve().parents[3] / "shared" / "bench" / "edit_cases"
+OUTCOMES = ("correct", "wrong_place", "wrong_content", "refused")
+
+
+def _pct(n: int, total: int) -> str:
+    return f"{100.0 * n / total:6.2f}%" if total else "   n/a"
+
+
+def _outside(original: list[str], new: list[str], start: int, end: int) -> bool:
+    tail = len(original) - end
+    return new[:start] != original[:start] or new[len(new) - tail :] != original[end:]
+
+
+def run_corpus(path: Path) -> None:
+    cases = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+    files_cache: dict[str, list[str]] = {}
+    text_cache: dict[tuple[str, str], str] = {}
+    outcome: Counter[str] = Counter()
+    by_strategy: dict[str, Counter[str]] = defaultdict(Counter)
+    by_defect: dict[str, Counter[str]] = defaultdict(Counter)
+    micros: list[float] = []
+    bad: list[str] = []
+    restored = 0
+    for case in cases:
+        root = case["root"]
+        if root not in files_cache:
+            files_cache[root] = sorted(
+                p.relative_to(root).as_posix() for p in Path(root).rglob("*.py")
+            )
+        key = (root, case["path"])
+        if key not in text_cache:
+            text_cache[key] = (Path(root) / case["path"]).read_text(encoding="utf-8")
+        text = text_cache[key]
+        original = text.split("\n")
+        expected_lines = [*original[: case["start"]], *case["new_lines"], *original[case["end"] :]]
+        expected = "\n".join(expected_lines)
+        if case["crlf_file"]:
+            text, expected = text.replace("\n", "\r\n"), expected.replace("\n", "\r\n")
+        t0 = time.perf_counter()
+        edit = Edit(case["raw_path"], "replace", case["search"], case["replace"], "bench")
+        try:
+            resolved: str | None = resolve_path(
+                case["raw_path"], files_cache[root], must_exist=True
+            )
+        except PathResolutionError as exc:  # ambiguous: pick the one file the SEARCH fits
+            texts = {c: (Path(root) / c).read_text(encoding="utf-8") for c in exc.candidates[:10]}
+            resolved = pick_by_content(edit, texts)
+        except EditError:
+            resolved = None
+        strategy = "path"
+        if resolved is None:
+            result = "refused"
+        elif resolved != case["path"]:
+            result = "wrong_place"
+        else:
+            edit = Edit(resolved, "replace", case["search"], case["replace"], "bench")
+            out = apply_edits([edit], {resolved: text})
+            micros.append((time.perf_counter() - t0) * 1e6)
+            strategy = out.results[0].strategy or out.results[0].status
+            if not out.ok:
+                result = "refused"
+            else:
+                got = _without_restored(out.new_texts.get(resolved, text), out.notes)
+                restored += bool(out.notes)
+                if got == expected:
+                    result = "correct"
+                elif _outside(
+                    original, got.replace("\r\n", "\n").split("\n"), case["start"], case["end"]
+                ):
+                    result = "wrong_place"
+                else:
+                    result = "wrong_content"
+        outcome[result] += 1
+        by_strategy[strategy][result] += 1
+        for d in case["defects"] or ["none"]:
+            by_defect[d][result] += 1
+        if result != "correct":
+            bad.append(
+                f"  #{case['id']} {case['path']} {case['defects']} {case['change']}: {result} ({strategy})"
+            )
+    total = len(cases)
+    print(f"corpus: {path} ({total} blocks)")
+    for name in OUTCOMES:
+        print(f"  {name:<14} {outcome[name]:5d}  {_pct(outcome[name], total)}")
+    if micros:
+        micros.sort()
+        mean = sum(micros) / len(micros)
+        print(f"  time per block: mean {mean:.0f} µs, median {micros[len(micros) // 2]:.0f} µs, "
+              f"p95 {micros[int(len(micros) * 0.95)]:.0f} µs")  # fmt: skip
+    _table("by strategy", by_strategy.items())
+    _table("by defect", sorted(by_defect.items()))
+    print(f"  (blocks whose removed-but-used imports were restored: {restored})")
+    if bad:
+        print("not correct:")
+        print("\n".join(bad))
+
+
+def _without_restored(text: str, notes: list[str]) -> str:
+    """Drop import lines the engine restored (its notes name them) to compare with the truth."""
+    if not notes:
+        return text
+    nl = "\r\n" if "\r\n" in text else "\n"
+    lines = text.split(nl)
+    for note in notes:
+        if ": restored " not in note:
+            continue
+        for stmt in note.split(": restored ", 1)[1].rsplit(" (", 1)[0].split("; "):
+            if stmt in lines:
+                lines.remove(stmt)
+    return nl.join(lines)
+
+
+def _table(title: str, rows: Iterable[tuple[str, Counter[str]]]) -> None:
+    print(f"{title}:")
+    print(f"  {'':<24}{'n':>5}  " + "  ".join(f"{o:>13}" for o in OUTCOMES))
+    for name, counts in sorted(rows, key=lambda r: -sum(r[1].values())):
+        n = sum(counts.values())
+        cells = "  ".join(f"{_pct(counts[o], n):>13}" for o in OUTCOMES)
+        print(f"  {name:<24}{n:5d}  {cells}")
+
+
+def _changed(a: list[str], b: list[str]) -> set[int]:
+    out: set[int] = set()
+    for tag, i1, i2, _, _ in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if tag != "equal":
+            out.update(range(i1, max(i2, i1 + 1)))
+    return out
+
+
+def run_cases(folder: Path) -> None:
+    files = sorted(folder.glob("*.json"))
+    if not files:
+        print(f"smoke cases: none found in {folder}")
+        return
+    outcome: Counter[str] = Counter()
+    lines: list[str] = []
+    for f in files:
+        case = json.loads(f.read_text(encoding="utf-8"))
+        original = case["original"].replace("\r\n", "\n")
+        crlf = "\r\n" in case["original"]
+        edit = Edit(
+            "f", "replace", case["llm_edit"]["old_text"], case["llm_edit"]["new_text"], "bench"
+        )
+        out = apply_edits([edit], {"f": original})
+        strategy = out.results[0].strategy or out.results[0].status
+        if not out.ok:
+            result = "refused"
+        else:
+            got = out.new_texts.get("f", original)
+            got = got.replace("\n", "\r\n") if crlf else got
+            expected = case["expected"]
+            if got.rstrip() == expected.rstrip():
+                result = "as_expected"
+            else:
+                a, g, e = (
+                    original.split("\n"),
+                    got.replace("\r\n", "\n").split("\n"),
+                    expected.replace("\r\n", "\n").split("\n"),
+                )
+                ours, theirs = _changed(a, g), _changed(a, e)
+                result = "wrong_place" if ours and theirs and not ours & theirs else "differs"
+        outcome[result] += 1
+        lines.append(f"  {f.stem[:58]:<58} {case.get('category', '?'):<20} {result:<12} {strategy}")
+    print(
+        f"\nsmoke cases: {folder} ({len(files)} cases; 'expected' sometimes reformats or merges stale context)"
+    )
+    for name in ("as_expected", "differs", "wrong_place", "refused"):
+        print(f"  {name:<12} {outcome[name]:3d}  {_pct(outcome[name], len(files))}")
+    print("\n".join(lines))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description="patchwright edit-engine benchmark")
+    ap.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS)
+    ap.add_argument("--cases", type=Path, default=DEFAULT_CASES)
+    args = ap.parse_args()
+    if args.corpus.exists():
+        run_corpus(args.corpus)
+    else:
+        print(f"no corpus at {args.corpus}: run benchmarks/edits/build_corpus.py first")
+    run_cases(args.cases)
+
+
+if __name__ == "__main__":
+    main()
