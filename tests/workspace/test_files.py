@@ -54,8 +54,8 @@ def test_walker_honours_gitignore_at_every_level_and_builtin_ignores(tmp_path: P
 
 def test_git_listing_gives_the_same_answer(tmp_path: Path) -> None:
     make_tree(tmp_path)
-    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
-    subprocess.run(["git", "add", "README.md"], cwd=tmp_path, check=True)
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True, timeout=60)
+    subprocess.run(["git", "add", "README.md"], cwd=tmp_path, check=True, timeout=60)
     (tmp_path / "README.md").unlink()  # tracked in the index but deleted on disk
     expected = [p for p in EXPECTED if p != "README.md"]
     assert [f.path for f in list_files(tmp_path)] == expected
@@ -115,7 +115,7 @@ def test_read_context_files_applies_caps_and_says_why(tmp_path: Path) -> None:
 def test_read_context_defaults_to_every_listed_text_file(tmp_path: Path, use_git: bool) -> None:
     make_tree(tmp_path)
     if use_git:
-        subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+        subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True, timeout=60)
     ctx = read_context_files(tmp_path)
     assert "src/app.py" in ctx.files and "logo.png" not in ctx.files
     assert [s.path for s in ctx.skipped] == ["logo.png"]

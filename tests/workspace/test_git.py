@@ -13,8 +13,9 @@ from patchwright.workspace.git import GitRepo, slugify
 
 def git(root: Path, *args: str) -> str:
     return subprocess.run(
-        ["git", *args], cwd=root, capture_output=True, text=True, check=True
-    ).stdout.strip()
+        ["git", *args], cwd=root, capture_output=True, text=True, check=True,
+        stdin=subprocess.DEVNULL, timeout=60,
+    ).stdout.strip()  # fmt: skip
 
 
 @pytest.fixture()

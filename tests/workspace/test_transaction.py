@@ -111,12 +111,17 @@ def test_staging_more_after_write_extends_the_same_transaction(repo: Path) -> No
 
 
 def test_git_exclude_gets_patchwright_folder(repo: Path) -> None:
-    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    subprocess.run(["git", "init", "-q", str(repo)], check=True, timeout=60)
     with Transaction(repo) as tx:
         tx.stage({"a.txt": b"z"})
     assert ".patchwright/" in (repo / ".git/info/exclude").read_text().splitlines()
     status = subprocess.run(
-        ["git", "status", "--porcelain"], cwd=repo, capture_output=True, text=True, check=True
+        ["git", "status", "--porcelain"],
+        cwd=repo,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
     ).stdout
     assert ".patchwright" not in status
 
@@ -134,7 +139,7 @@ def test_recover_rolls_back_a_transaction_whose_process_died(repo: Path) -> None
         os._exit(9)  # dies without commit or rollback
         """
     )
-    subprocess.run([sys.executable, "-c", script], check=False)
+    subprocess.run([sys.executable, "-c", script], check=False, timeout=120)
     assert (repo / "a.txt").read_bytes() == b"half"
     messages = recover(repo)
     assert len(messages) == 1 and "rolled back" in messages[0]

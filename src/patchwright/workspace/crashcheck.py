@@ -68,8 +68,11 @@ def generation_of(root: Path, nfiles: int) -> int:
     return generation
 
 
-def work(root: Path, nfiles: int, steps: int | None = None, *, seed: int = 0) -> int:
-    """Change the file set in a loop; return the number of committed transactions."""
+def work(
+    root: Path, nfiles: int, steps: int | None = None, *, seed: int = 0, report: bool = False
+) -> int:
+    """Change the file set in a loop; return the number of committed transactions.
+    ``report`` prints ``step`` after each step so a parent can wait for progress."""
     rng = random.Random(seed or os.getpid())
     recover(root)
     generation = generation_of(root, nfiles)
@@ -82,16 +85,18 @@ def work(root: Path, nfiles: int, steps: int | None = None, *, seed: int = 0) ->
         if roll < 0.1 and generation > 0:
             undo(root, 1)
             generation -= 1
-            continue
-        tx = Transaction(root, keep_undo=8)
-        tx.stage(file_set(generation + 1, nfiles))
-        tx.write()
-        if roll < 0.25:
-            tx.rollback()
         else:
-            tx.commit(f"gen {generation + 1}")
-            generation += 1
-            committed += 1
+            tx = Transaction(root, keep_undo=8)
+            tx.stage(file_set(generation + 1, nfiles))
+            tx.write()
+            if roll < 0.25:
+                tx.rollback()
+            else:
+                tx.commit(f"gen {generation + 1}")
+                generation += 1
+                committed += 1
+        if report:
+            print("step", flush=True)
     return committed
 
 
@@ -105,9 +110,10 @@ def trial(root: Path, nfiles: int, rng: random.Random, max_delay: float = 0.05) 
     """Start a worker, SIGKILL it at a random moment (sometimes also a recovering process),
     then recover and check. Raises AssertionError when the file set is mixed."""
     cmd = [sys.executable, "-m", "patchwright.workspace.crashcheck", str(root), str(nfiles)]
-    _spawn_and_kill(cmd, rng.uniform(0, max_delay), wait_ready=True)
+    steps = rng.randint(0, 3)  # let the worker finish a few steps first, whatever the load
+    _spawn_and_kill(cmd, rng.uniform(0, max_delay), wait_steps=steps)
     if rng.random() < 0.3:  # also kill a process in the middle of its own recovery
-        _spawn_and_kill([*cmd, "--recover-only"], rng.uniform(0, 0.02), wait_ready=False)
+        _spawn_and_kill([*cmd, "--recover-only"], rng.uniform(0, 0.02), wait_steps=None)
     messages = recover(root)
     generation = generation_of(root, nfiles)
     leftovers = [p.name for p in root.rglob("*.pwtmp")]
@@ -119,15 +125,23 @@ def trial(root: Path, nfiles: int, rng: random.Random, max_delay: float = 0.05) 
     return TrialResult(generation, messages)
 
 
-def _spawn_and_kill(cmd: list[str], delay: float, *, wait_ready: bool) -> None:
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+def _spawn_and_kill(cmd: list[str], delay: float, *, wait_steps: int | None) -> None:
+    """Run ``cmd``; when ``wait_steps`` is set, wait for ``ready`` and that many ``step``
+    lines; then sleep ``delay`` and SIGKILL it."""
+    proc = subprocess.Popen(
+        cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     try:
-        if wait_ready:
+        if wait_steps is not None:
             assert proc.stdout is not None
             line = proc.stdout.readline()
             if line.strip() != b"ready":
                 err = proc.stderr.read().decode() if proc.stderr else ""
                 raise WorkerError(f"worker failed to start: {line!r} {err}")
+            for _ in range(wait_steps):
+                if proc.stdout.readline().strip() != b"step":
+                    err = proc.stderr.read().decode() if proc.stderr else ""
+                    raise WorkerError(f"worker stopped early: {err}")
         time.sleep(delay)
         proc.send_signal(signal.SIGKILL)
     finally:
@@ -142,7 +156,7 @@ def main(argv: list[str]) -> int:
     if "--recover-only" in argv:
         recover(root)
         return 0
-    work(root, nfiles)
+    work(root, nfiles, report=True)
     return 0
 
 

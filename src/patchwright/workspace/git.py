@@ -56,7 +56,7 @@ class GitRepo:
         try:
             proc = subprocess.run(
                 ["git", *args], cwd=cwd, capture_output=True, text=True,
-                env=full_env, timeout=self.timeout, check=False,
+                stdin=subprocess.DEVNULL, env=full_env, timeout=self.timeout, check=False,
             )  # fmt: skip
         except FileNotFoundError as exc:
             raise GitError("git is not installed or not on PATH; install git") from exc
