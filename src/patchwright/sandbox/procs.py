@@ -17,16 +17,22 @@ from pathlib import Path
 _PROC = Path("/proc")
 
 
-def _stat_ids(pid: int) -> tuple[int, int] | None:
-    """(process group, session) of ``pid``, or None if it is gone or a zombie."""
+def _stat(pid: int) -> tuple[int, int, bytes, int] | None:
+    """(process group, session, state, start time) of ``pid``; None if gone or a zombie."""
     try:
         raw = (_PROC / str(pid) / "stat").read_bytes()
     except OSError:
         return None
     fields = raw[raw.rfind(b")") + 2 :].split()
-    if not fields or fields[0] in (b"Z", b"X"):
+    if len(fields) < 20 or fields[0] in (b"Z", b"X"):
         return None
-    return int(fields[2]), int(fields[3])
+    return int(fields[2]), int(fields[3]), fields[0], int(fields[19])
+
+
+def _stat_ids(pid: int) -> tuple[int, int] | None:
+    """(process group, session) of ``pid``, or None if it is gone or a zombie."""
+    stat = _stat(pid)
+    return None if stat is None else (stat[0], stat[1])
 
 
 def _has_token(pid: int, needle: bytes) -> bool:
@@ -44,16 +50,22 @@ def run_members(leader: int, token_var: str, token: str, cgroup: Path | None = N
     if cgroup is not None:
         with contextlib.suppress(OSError):
             members.update(int(p) for p in (cgroup / "cgroup.procs").read_text().split())
+    leader_stat = _stat(leader)
+    leader_start = leader_stat[3] if leader_stat else 0
     for entry in _PROC.iterdir():
         if not entry.name.isdigit():
             continue
         pid = int(entry.name)
         if pid == me or pid in members:
             continue
-        ids = _stat_ids(pid)
-        if ids is None:
+        stat = _stat(pid)
+        if stat is None:
             continue
-        if leader in ids or _has_token(pid, needle):
+        # Reading another process's environ can block (a process in uninterruptible sleep
+        # holds its memory lock), so only look at processes that could be the run's own:
+        # started no earlier than the leader, and not in state D.
+        maybe_ours = stat[2] != b"D" and stat[3] >= leader_start
+        if leader in (stat[0], stat[1]) or (maybe_ours and _has_token(pid, needle)):
             members.add(pid)
     members.discard(me)
     return {pid for pid in members if _stat_ids(pid) is not None}
