@@ -1,0 +1,116 @@
+"""Localisation: which files and functions a task text is about.
+
+Each method ranks files on its own (BM25 over chunks, personalised PageRank of the
+reference graph, explicit path/identifier mentions, semantic similarity); weighted
+reciprocal rank fusion combines them. Test files are damped because a fix rarely lives
+there. Weights were tuned on the development set (see ``benchmarks/localize``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from patchwright.index.lexical import Chunk
+
+_TEST_PATH = re.compile(
+    r"(^|/)(tests?|testing)/|(^|/)test_[^/]*$|_test\.[a-z]+$|(^|/)conftest\.py$"
+)
+
+
+@dataclass(frozen=True)
+class ScoredFile:
+    """A file and its fused relevance score (higher is better)."""
+
+    path: str
+    score: float
+
+
+@dataclass(frozen=True)
+class ScoredSymbol:
+    """A definition and its relevance score; ``line`` is 1-based."""
+
+    path: str
+    name: str
+    line: int
+    score: float
+
+
+@dataclass
+class Located:
+    """Ranked files and ranked functions, best first."""
+
+    files: list[ScoredFile] = field(default_factory=list)
+    symbols: list[ScoredSymbol] = field(default_factory=list)
+    methods: dict[str, list[str]] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, list[dict[str, object]]]:
+        """The ``patchwright locate --json`` object."""
+        return {
+            "files": [{"path": f.path, "score": round(f.score, 6)} for f in self.files],
+            "symbols": [
+                {"path": s.path, "name": s.name, "line": s.line, "score": round(s.score, 6)}
+                for s in self.symbols
+            ],
+        }
+
+
+@dataclass(frozen=True)
+class Weights:
+    """Per-method weights of the reciprocal rank fusion, and its constant."""
+
+    bm25: float = 1.0
+    mentions: float = 1.0
+    identifiers: float = 0.5
+    pagerank: float = 0.3
+    semantic: float = 0.5
+    rrf_k: float = 10.0
+    test_penalty: float = 0.3
+
+
+def is_test_path(path: str) -> bool:
+    """Whether ``path`` looks like a test file or test helper."""
+    return bool(_TEST_PATH.search(path))
+
+
+def ranked(scores: Mapping[str, float]) -> list[str]:
+    """Keys with positive scores, best first (ties by path for determinism)."""
+    return [p for p, s in sorted(scores.items(), key=lambda kv: (-kv[1], kv[0])) if s > 0]
+
+
+def fuse(rankings: Mapping[str, list[str]], weights: Weights) -> dict[str, float]:
+    """Weighted reciprocal rank fusion of per-method rankings, test files damped."""
+    fused: dict[str, float] = {}
+    for method, order in rankings.items():
+        weight = float(getattr(weights, method, 0.0))
+        if weight <= 0:
+            continue
+        for rank, path in enumerate(order):
+            fused[path] = fused.get(path, 0.0) + weight / (weights.rrf_k + rank + 1)
+    for path in fused:
+        if is_test_path(path):
+            fused[path] *= weights.test_penalty
+    return fused
+
+
+def rank_symbols(
+    chunk_hits: list[tuple[Chunk, float]],
+    file_scores: Mapping[str, float],
+    mentioned: set[str],
+    k: int,
+) -> list[ScoredSymbol]:
+    """Functions: chunk relevance times its file's fused score, named ones boosted."""
+    best: dict[tuple[str, str], ScoredSymbol] = {}
+    for rank, (chunk, _score) in enumerate(chunk_hits[:500]):
+        if not chunk.name or chunk.path not in file_scores:
+            continue
+        leaf = chunk.name.rsplit(".", 1)[-1]
+        value = file_scores[chunk.path] / (5.0 + rank)
+        if leaf in mentioned:
+            value *= 3.0
+        key = (chunk.path, chunk.name)
+        if key not in best or best[key].score < value:
+            best[key] = ScoredSymbol(chunk.path, chunk.name, chunk.line, value)
+    ordered = sorted(best.values(), key=lambda s: (-s.score, s.path, s.line))
+    return ordered[:k]
