@@ -20,7 +20,7 @@ from patchwright.agent.working_copy import WorkingCopy
 from patchwright.events import Event, EventBus
 from patchwright.llm import Model
 from patchwright.modes.approval import make_approver
-from patchwright.modes.checker import GateChecker
+from patchwright.modes.checker import GateChecker, target_tests
 from patchwright.modes.setup import RunError, Workspace, open_workspace, read_repo_texts
 from patchwright.sandbox import Sandbox
 from patchwright.verify import take_baseline
@@ -130,7 +130,9 @@ def _solve(
     solver = Solver(
         model=ws.model,
         working=working,
-        checker=GateChecker(ws.root, sandbox, baseline, bus, ws.test_cmd),
+        checker=GateChecker(
+            ws.root, sandbox, baseline, bus, ws.test_cmd, target_tests(baseline, opts.task)
+        ),
         new_txn=lambda: Transaction(ws.root),
         bus=bus,
         approve=make_approver(

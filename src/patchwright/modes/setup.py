@@ -59,7 +59,7 @@ class Workspace:
         return sorted(baseline.failing_tests)
 
     def _index(self) -> Any:
-        if not (self.root / ".patchwright" / "cache").is_dir():
+        if not (self.root / ".patchwright" / "cache" / "symbols.sqlite").is_file():
             return None
         try:
             from patchwright.index import RepoIndex
