@@ -91,7 +91,7 @@ def run_corpus(path: Path) -> None:
             if not out.ok:
                 result = "refused"
             else:
-                got = _without_restored(out.new_texts.get(resolved, text), out.notes)
+                got = _without_restored(out.new_texts.get(resolved, text) or "", out.notes)
                 restored += bool(out.notes)
                 if got == expected:
                     result = "correct"

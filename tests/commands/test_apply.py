@@ -141,3 +141,15 @@ def test_real_process_reads_reply_file(repo: Path, tmp_path: Path) -> None:
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["files_changed"] == ["notes.txt"]
     assert (repo / "notes.txt").read_text() == "omega\nbeta\n"
+
+
+def test_ambiguous_basename_is_settled_by_where_the_search_text_is(repo: Path) -> None:
+    (repo / "a").mkdir()
+    (repo / "b").mkdir()
+    (repo / "a" / "util.py").write_text("def one():\n    return 1\n")
+    (repo / "b" / "util.py").write_text("def two():\n    return 2\n")
+    code, out = invoke(repo, sr("util.py", "    return 2\n", "    return 22\n"), "--json")
+    assert code == 0, out
+    assert json.loads(out)["files_changed"] == ["b/util.py"]
+    code, out = invoke(repo, sr("util.py", "def\n", "x\n"), "--json")
+    assert code == 1 and "a/util.py" in json.loads(out)["blocks"][0]["message"]

@@ -84,19 +84,41 @@ def _load(root: Path, rel: str, plan: _Plan) -> str | None:
     return None
 
 
+def _resolve(root: Path, edit: Edit, raw: str, repo_files: list[str]) -> str:
+    """Resolve the path; an ambiguous one is settled by where the SEARCH text is."""
+    from patchwright.edits import PathResolutionError, pick_by_content, resolve_path
+    from patchwright.workspace import BinaryFileError, confine, read_text_file
+
+    if not _must_exist(edit):
+        return resolve_path(raw, repo_files)
+    try:
+        return resolve_path(raw, repo_files, must_exist=True)
+    except PathResolutionError as exc:
+        texts: dict[str, str] = {}
+        for cand in exc.candidates[:10]:
+            try:
+                texts[cand] = read_text_file(confine(root, cand)).text
+            except (BinaryFileError, OSError):
+                continue
+        picked = pick_by_content(edit, texts) if texts else None
+        if picked is not None:
+            return picked
+        if (root / raw).is_file() and not exc.candidates:
+            return raw  # an existing file the listing skips (ignored, untracked)
+        raise
+
+
 def _plan(root: Path, edits: list[Edit], repo_files: list[str]) -> _Plan:
     from dataclasses import replace
 
-    from patchwright.edits import BlockResult, EditError, resolve_path
+    from patchwright.edits import BlockResult, EditError
     from patchwright.workspace import PathEscapeError
 
     plan = _Plan()
     for i, edit in enumerate(edits):
         raw = _rel_raw(root, edit.path)
         try:
-            rel = resolve_path(raw, repo_files)
-            if _must_exist(edit) and not (root / rel).is_file():
-                rel = resolve_path(raw, repo_files, must_exist=True)
+            rel = _resolve(root, edit, raw, repo_files)
             problem = _load(root, rel, plan)
         except (EditError, PathEscapeError) as exc:
             problem = str(exc)
