@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from patchwright.index.model import FileSymbols
+from patchwright.index.pysymbols import module_name
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|[0-9]+")
 _CAMEL = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|[0-9]+")
@@ -65,8 +66,10 @@ def chunks_of(fs: FileSymbols, n_lines: int) -> list[Chunk]:
     """Cut a file at its definitions' first lines; long pieces split every MAX_CHUNK_LINES."""
     starts = sorted({d.line for d in fs.definitions if 1 <= d.line <= n_lines})
     names: dict[int, str] = {}
+    prefix = module_name(fs.path) + "." if fs.language == "python" else ""
     for d in sorted(fs.definitions, key=lambda d: (d.line, -d.end_line)):
-        names.setdefault(d.line, d.qualname or d.name)
+        local = d.qualname.removeprefix(prefix) if prefix else d.qualname
+        names.setdefault(d.line, local or d.name)
     bounds = [1, *[s for s in starts if s > 1], n_lines + 1]
     out: list[Chunk] = []
     for begin, stop in itertools.pairwise(bounds):
