@@ -87,6 +87,8 @@ class _Handler(BaseHTTPRequestHandler):
         elif behaviour == "hang":
             time.sleep(state.hang_seconds)
             self._json(500, {"error": {"message": "too late"}})
+        elif self.path == "/api/chat":
+            self._ollama(body, behaviour)
         elif self.path.endswith("/messages"):
             self._anthropic(body, cut=behaviour == "cut")
         else:
@@ -123,7 +125,7 @@ class _Handler(BaseHTTPRequestHandler):
         pieces = self._pieces(body)
         if behaviour == "tool":
             args = json.dumps({"path": "a.py"})
-            deltas = [
+            deltas: list[dict[str, Any]] = [
                 {
                     "tool_calls": [
                         {
@@ -157,6 +159,35 @@ class _Handler(BaseHTTPRequestHandler):
         self._event({**base, "choices": [], "usage": usage})
         self.wfile.write(b"data: [DONE]\n\n")
 
+    def _ollama(self, body: dict[str, Any], behaviour: str) -> None:
+        """Ollama's native API: newline-delimited JSON, counts on the last line."""
+        self.send_response(200)
+        self.send_header("content-type", "application/x-ndjson")
+        self.end_headers()
+        base = {"model": body.get("model"), "created_at": "2026-01-01T00:00:00Z"}
+        pieces = self._pieces({"max_tokens": body.get("options", {}).get("num_predict")})
+        if behaviour == "tool":
+            call = {"function": {"name": "read_file", "arguments": {"path": "a.py"}}}
+            lines = [{"role": "assistant", "content": "", "tool_calls": [call]}]
+        else:
+            lines = [{"role": "assistant", "content": p} for p in pieces]
+        for i, message in enumerate(lines):
+            if behaviour == "cut" and i == 2:
+                return
+            self.wfile.write(
+                (json.dumps({**base, "message": message, "done": False}) + "\n").encode()
+            )
+            self.wfile.flush()
+        final = {
+            **base,
+            "message": {"role": "assistant", "content": ""},
+            "done": True,
+            "done_reason": "stop",
+            "prompt_eval_count": prompt_tokens_of(body),
+            "eval_count": len(lines),
+        }
+        self.wfile.write((json.dumps(final) + "\n").encode())
+
     def _anthropic(self, body: dict[str, Any], *, cut: bool) -> None:
         self._sse_start()
         prompt = prompt_tokens_of(body)
@@ -168,7 +199,7 @@ class _Handler(BaseHTTPRequestHandler):
             "cache_read_input_tokens": read,
             "cache_creation_input_tokens": 0,
         }
-        msg = {
+        msg: dict[str, Any] = {
             "id": "m1",
             "type": "message",
             "role": "assistant",

@@ -113,6 +113,13 @@ class _Vocab:
 _lock = threading.Lock()
 _vocabs: dict[Path, _Vocab] = {}
 _llamas: OrderedDict[tuple[Path, int], Any] = OrderedDict()
+_path_locks: dict[Path, threading.Lock] = {}
+
+
+def _path_lock(path: Path) -> threading.Lock:
+    """One generation at a time per model file: instances share the Llama object."""
+    with _lock:
+        return _path_locks.setdefault(path, threading.Lock())
 
 
 def _vocab(path: Path) -> _Vocab:
@@ -200,7 +207,6 @@ class LocalModel:
         self._allow_hub = allow_hub
         self.weights: ResolvedWeights | None = None
         self.last = CallStats()
-        self._call_lock = threading.Lock()
 
     def path(self) -> Path:
         if self.weights is None:
@@ -233,7 +239,7 @@ class LocalModel:
                 f"{budget}; together they exceed the model's {vocab.n_ctx_train}-token "
                 "context. Shorten the prompt (fewer or smaller files) or lower max_tokens."
             )
-        with self._call_lock:
+        with _path_lock(path):
             llm = get_llama(path, len(prompt) + budget, vocab.n_ctx_train)
             reused = min(_common_prefix(list(llm._input_ids), prompt), len(prompt) - 1)
             text, finish, first_at = self._generate(llm, msgs, budget, temperature, on_token)

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from patchwright.llm.catalog import ModelInfo
-from patchwright.llm.errors import ModelConfigError, ProviderError
+from patchwright.llm.errors import ProviderError
 from patchwright.llm.providers import Provider
 from patchwright.llm.sdk_errors import translate
 from patchwright.llm.secrets import ApiKey
@@ -49,19 +49,6 @@ def wire_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
             item["tool_call_id"] = msg.get("tool_call_id", "")
         out.append(item)
     return out
-
-
-def ollama_num_ctx(prompt_tokens: int, max_tokens: int, context_window: int) -> int:
-    """Context size for one Ollama request: prompt + reply budget, rounded up to a
-    multiple of 4096 (at least 8192) so that Ollama does not reload the model for every
-    small change. A request that cannot fit is refused instead of silently truncated."""
-    need = prompt_tokens + max_tokens
-    if need > context_window:
-        raise ModelConfigError(
-            f"the prompt (~{prompt_tokens} tokens) plus the reply budget ({max_tokens}) does "
-            f"not fit the model's {context_window}-token context; shorten the prompt"
-        )
-    return min(context_window, max(8192, -(-need // 4096) * 4096))
 
 
 class OpenAIModel:
@@ -125,10 +112,6 @@ class OpenAIModel:
             params["temperature"] = temperature
         if native and tools:
             params["tools"] = [{"type": "function", "function": dict(t)} for t in tools]
-        if self.provider.name == "ollama":
-            prompt = messages_token_estimate(msgs, self.count_tokens)
-            num_ctx = ollama_num_ctx(prompt, max_tokens or 2048, self.context_window)
-            params["extra_body"] = {"options": {"num_ctx": num_ctx}}
         return params
 
     def complete(
