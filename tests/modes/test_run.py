@@ -162,7 +162,7 @@ def test_ctrl_c_mid_run_restores_and_exits_3(
     shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
 ) -> None:
     slow_test = shop_repo / "tests" / "test_slow.py"
-    slow_test.write_text("import time\n\n\ndef test_slow() -> None:\n    time.sleep(30)\n")
+    slow_test.write_text("import time\n\n\ndef test_slow() -> None:\n    time.sleep(8)\n")
     shop.git(shop_repo, "add", "-A")
     shop.git(shop_repo, "commit", "-q", "-m", "slow test")
     before = shop.fingerprint(shop_repo)
