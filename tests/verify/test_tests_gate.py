@@ -55,12 +55,33 @@ def test_preexisting_failure_does_not_block_a_new_one_does_a_fix_is_reported(
 def test_a_hanging_test_run_fails_the_gate(
     write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
 ) -> None:
-    write({"test_x.py": "def test_x():\n    assert True\n"})
-    base = baseline()
-    write({"test_x.py": "def test_x():\n    while True:\n        pass\n"})
-    result = check(base, ["test_x.py"], gates=GATE, test_timeout=2)["tests"]
+    write({"run.sh": "exit 0\n"})
+    base = baseline(test_cmd="bash run.sh")
+    write({"run.sh": "while :; do :; done\n"})
+    result = check(base, ["run.sh"], gates=GATE, test_cmd="bash run.sh", test_timeout=1)["tests"]
     assert result.status == "failed"
     assert "timed out" in result.new_problems[0].message
+
+
+def test_a_test_module_that_stops_importing_is_a_new_failure(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    write({
+        "tests/test_a.py": "def test_a():\n    assert True\n",
+        "tests/test_b.py": "import json\n\n\ndef test_b():\n    assert json\n",
+    })  # fmt: skip
+    base = baseline()
+    assert base.failing_tests == set()
+    write({"tests/test_b.py": "import jsonn\n\n\ndef test_b():\n    assert jsonn\n"})
+    result = check(base, ["tests/test_b.py"], gates=GATE)["tests"]
+    assert result.status == "failed"
+    (problem,) = result.new_problems
+    assert problem.message == "tests/test_b.py" and problem.code == "error"
+    assert "No module named 'jsonn'" in problem.detail
+    # test_a still ran; only test_b itself vanished, and the gate says so
+    assert (
+        result.reason == "1 test(s) that passed at baseline no longer ran: tests/test_b.py::test_b"
+    )
 
 
 def test_a_missing_runner_skips_with_the_reason(

@@ -67,8 +67,15 @@ class Baseline:
     @property
     def failure_output(self) -> str:
         """Short report of the baseline's failing tests (for the agent's first prompt)."""
-        if not self.tests or not self.tests.failing:
+        if self.tests is None:
             return ""
+        if not self.tests.failing:
+            if self.tests.green or self.tests.missing_tool:
+                return ""
+            from patchwright.verify.tools import tail
+
+            what = self.tests.problem or f"exited {self.tests.exit_code}"
+            return f"{self.tests.command} {what}:\n{tail(self.tests.output, 25, 2500)}"
         from patchwright.verify.summary import describe_tests
 
         return describe_tests(self.tests, sorted(self.tests.failing))

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from patchwright.verify.files import Comparison, current_texts, old_problems
 from patchwright.verify.model import GateContext, GateResult, Problem, Status
-from patchwright.verify.tools import cache_dir, describe_failure, python_tool, tail, which
+from patchwright.verify.tools import describe_failure, python_tool, scratch_copies, tail, which
 
 NAME = "lint"
 _PY = (".py", ".pyi")
@@ -137,10 +137,8 @@ class LintGate:
 
         def check_old(path: str, old: str) -> list[Problem]:
             assert node is not None
-            copy = cache_dir(ctx.root, "old") / path
-            copy.parent.mkdir(parents=True, exist_ok=True)
-            copy.write_text(old, encoding="utf-8")
-            return node_problems(ctx, node, copy, path)
+            with scratch_copies(ctx.root, {path: old}) as copies:
+                return node_problems(ctx, node, copies[path], path)
 
         for path, text in texts.items():
             now = node_problems(ctx, node, ctx.root / path, path)

@@ -1,6 +1,7 @@
 """Running a test command in the sandbox and reading per-test outcomes from it.
 
 pytest gets ``--junitxml`` (xunit1, which carries file and line) and the report is parsed;
+``--continue-on-collection-errors`` keeps one broken test module from hiding all the others.
 ``go test`` and ``cargo test`` outputs are parsed from their text; any other runner is
 judged by its exit code alone (``per_test`` False).
 """
@@ -87,7 +88,7 @@ def run_tests(
         report.unlink(missing_ok=True)
         full = (
             f"{cmd} --junitxml={shlex.quote(str(report))} -o junit_family=xunit1 "
-            "-p no:cacheprovider"
+            "-p no:cacheprovider --continue-on-collection-errors"
         )
     result = sandbox.run(full, timeout=timeout, cwd=root, extra_env=extra_env)
     output = (result.stdout + ("\n" + result.stderr if result.stderr else "")).strip()
@@ -162,6 +163,8 @@ def _test_id(path: str, classname: str, name: str) -> str:
     if not path:
         return f"{classname}::{name}" if name else classname
     module = path[:-3].replace("/", ".") if path.endswith(".py") else path
+    if not classname and name == module:
+        return path  # a collection error of the whole module
     rest = classname[len(module) :].lstrip(".") if classname.startswith(module) else ""
     parts = [path, *rest.split(".")] if rest else [path]
     return "::".join([*parts, name]) if name else path

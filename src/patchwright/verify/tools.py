@@ -12,6 +12,8 @@ import importlib.util
 import os
 import shutil
 import sys
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 
 from patchwright.sandbox import ExecResult
@@ -53,6 +55,24 @@ def cache_dir(root: Path, name: str) -> Path:
     path = root / ".patchwright" / "cache" / name
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@contextmanager
+def scratch_copies(root: Path, texts: Mapping[str, str]) -> Iterator[dict[str, Path]]:
+    """Write ``texts`` (relative path -> old text) under ``.patchwright/cache/old/`` for tools
+    that need a file on disk, and remove them afterwards (so that no test runner or linter
+    walking the repository ever meets them)."""
+    base = cache_dir(root, "old")
+    made: dict[str, Path] = {}
+    try:
+        for rel, text in texts.items():
+            copy = base / rel
+            copy.parent.mkdir(parents=True, exist_ok=True)
+            copy.write_text(text, encoding="utf-8")
+            made[rel] = copy
+        yield made
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
 
 
 def describe_failure(result: ExecResult) -> str | None:

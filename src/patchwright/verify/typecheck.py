@@ -22,7 +22,14 @@ from pathlib import Path
 
 from patchwright.verify.files import Comparison, current_texts
 from patchwright.verify.model import GateContext, GateResult, Problem, Status, diff_problems
-from patchwright.verify.tools import cache_dir, describe_failure, python_tool, repo_python, tail
+from patchwright.verify.tools import (
+    cache_dir,
+    describe_failure,
+    python_tool,
+    repo_python,
+    scratch_copies,
+    tail,
+)
 
 NAME = "types"
 _LINE = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)? error: (?P<msg>.*?)"
@@ -94,18 +101,15 @@ def run_mypy(ctx: GateContext, mypy: list[str], paths: list[str], shadows: dict[
     python = repo_python(ctx.root)
     if python != sys.executable:
         args += ["--python-executable", python]
-    for path, text in shadows.items():
-        copy = cache_dir(ctx.root, "old") / path
-        copy.parent.mkdir(parents=True, exist_ok=True)
-        copy.write_text(text, encoding="utf-8")
-        args += ["--shadow-file", path, str(copy)]
-    result = ctx.sandbox.run([*args, "--", *paths], cwd=ctx.root, timeout=300)
+    with scratch_copies(ctx.root, shadows) as copies:
+        for path, copy in copies.items():
+            args += ["--shadow-file", path, str(copy)]
+        result = ctx.sandbox.run([*args, "--", *paths], cwd=ctx.root, timeout=300)
     if why := describe_failure(result):
         raise ToolBroken(f"mypy {why}")
     if result.exit_code not in (0, 1):
-        raise ToolBroken(
-            f"mypy exited {result.exit_code}: {tail(result.stdout + result.stderr, 5)}"
-        )
+        output = tail(result.stdout + result.stderr, 5)
+        raise ToolBroken(f"mypy exited {result.exit_code}: {output}")
     return parse_mypy(result.stdout, set(paths))
 
 
