@@ -8,7 +8,7 @@ controller exists, the runner falls back to ``RLIMIT_NPROC`` and a counting watc
 
 from __future__ import annotations
 
-import contextlib
+import atexit
 import functools
 import os
 import time
@@ -50,6 +50,7 @@ def create(token: str, max_pids: int) -> Path | None:
     parent = pids_parent()
     if parent is None:
         return None
+    _sweep_stale()
     path = parent / f"patchwright-{token}"
     try:
         path.mkdir()
@@ -78,15 +79,37 @@ def limit_hit(path: Path) -> bool:
     return False
 
 
+_stale: set[Path] = set()
+
+
 def remove(path: Path) -> None:
-    """Remove the (emptied) cgroup, retrying briefly while the last tasks exit."""
-    for _ in range(50):
+    """Remove the (emptied) cgroup, retrying briefly while the last tasks exit.
+
+    A cgroup that is still busy is remembered and retried at the next ``create`` and at
+    interpreter exit, so none is left behind.
+    """
+    for _ in range(25):
         try:
             path.rmdir()
+            _stale.discard(path)
             return
         except FileNotFoundError:
+            _stale.discard(path)
             return
         except OSError:
             time.sleep(0.02)
-    with contextlib.suppress(OSError):
-        path.rmdir()
+    _stale.add(path)
+
+
+def _sweep_stale() -> None:
+    for path in list(_stale):
+        try:
+            path.rmdir()
+        except FileNotFoundError:
+            pass
+        except OSError:
+            continue
+        _stale.discard(path)
+
+
+atexit.register(_sweep_stale)

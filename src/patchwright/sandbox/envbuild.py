@@ -62,10 +62,9 @@ ALLOWED_NAMES = frozenset(
 )
 ALLOWED_PREFIXES = ("LC_",)
 
-_SECRET_NAME = re.compile(
-    r"KEY|TOKEN|SECRET|CREDENTIAL|PASSW|PASSPHRASE|AUTH|COOKIE|SESSION|PRIVATE|_PWD$|^PWD_",
-    re.IGNORECASE,
-)
+_STRONG = re.compile(r"TOKEN|SECRET|CREDENTIAL|PASSW|PASSPHRASE|COOKIE|PRIVATE", re.IGNORECASE)
+# weaker words count only as a whole ``_``-separated part or its ending (APIKEY, not MONKEYPATCH)
+_WEAK = ("KEY", "AUTH", "SESSION", "PWD", "PASS")
 _URL_WITH_PASSWORD = re.compile(r"[a-z][a-z0-9+.-]*://[^/@\s:]*:[^/@\s]+@", re.IGNORECASE)
 
 SANDBOX_TOKEN_VAR = "PATCHWRIGHT_SANDBOX_RUN"
@@ -73,7 +72,10 @@ SANDBOX_TOKEN_VAR = "PATCHWRIGHT_SANDBOX_RUN"
 
 def looks_secret(name: str, value: str = "") -> bool:
     """True when a variable's name (or value) suggests it carries a credential."""
-    return bool(_SECRET_NAME.search(name) or _URL_WITH_PASSWORD.search(value))
+    if _STRONG.search(name) or _URL_WITH_PASSWORD.search(value):
+        return True
+    parts = [p for p in name.upper().split("_") if p]
+    return any(p.endswith(_WEAK) for p in parts)
 
 
 def is_allowed(name: str) -> bool:

@@ -52,7 +52,7 @@ class Isolation:
     def describe(self) -> str:
         """One plain sentence, e.g. for ``Sandbox.isolation`` and the model."""
         if self.mode == "bwrap":
-            text = "bubblewrap: read-only root, writable repo and private TMPDIR, real HOME hidden"
+            text = "bwrap (bubblewrap): read-only root, writable repo and private TMPDIR, real HOME hidden"
             text += ", network off" if self.network else ", network allowed"
         elif self.mode == "unshare":
             net = "network off" if self.network else "network allowed"

@@ -18,11 +18,11 @@ from pathlib import Path
 from patchwright.sandbox import cgroup as cgroups
 from patchwright.sandbox.capture import HeadTail
 from patchwright.sandbox.envbuild import SANDBOX_TOKEN_VAR
-from patchwright.sandbox.procs import kill_run, run_members
+from patchwright.sandbox.procs import RunTracker
 from patchwright.sandbox.result import Limits
 
 _POLL = 0.05
-_WATCHDOG_EVERY = 0.1
+_WATCHDOG_EVERY = 0.02
 _DRAIN_AFTER_EXIT = 2.0
 _LIMIT_SIGNALS = {signal.SIGXCPU: "cpu-limit", signal.SIGXFSZ: "file-size-limit"}
 
@@ -91,16 +91,17 @@ def _feed(stream: object, data: bytes) -> None:
 
 
 class _Run:
-    """State of one supervised run (kept small: the loop lives in ``supervise``)."""
+    """State of one supervised run (kept small: the loop lives in ``_supervise``)."""
 
     def __init__(self, proc: subprocess.Popen[bytes], token: str, group: Path | None) -> None:
-        self.proc, self.token, self.group = proc, token, group
+        self.proc, self.group = proc, group
+        self.tracker = RunTracker(proc.pid, SANDBOX_TOKEN_VAR, token, group)
         self.killed_by: str | None = None
 
     def kill(self, reason: str | None, grace: float = 0.0) -> None:
         if reason and self.killed_by is None:
             self.killed_by = reason
-        kill_run(self.proc.pid, SANDBOX_TOKEN_VAR, self.token, self.group, grace=grace)
+        self.tracker.kill(grace=grace)
 
     def over_limit(self, cap: int | None) -> bool:
         """The process cap was hit: a fork refused by the cgroup, or too many counted."""
@@ -108,7 +109,7 @@ class _Run:
             return cgroups.limit_hit(self.group)
         if cap is None:
             return False
-        return len(run_members(self.proc.pid, SANDBOX_TOKEN_VAR, self.token, None)) > cap
+        return len(self.tracker.members(deep=False)) > cap
 
 
 def run_process(
@@ -153,6 +154,8 @@ def run_process(
             cgroups.remove(group)
     code = proc.returncode
     killed_by = run.killed_by
+    if code is not None and code - 128 in _LIMIT_SIGNALS:
+        code = -(code - 128)  # a wrapper (bwrap, a shell) reports a signal death as 128+N
     if code is not None and code < 0:
         sig = signal.Signals(-code)
         killed_by = killed_by or _LIMIT_SIGNALS.get(sig) or f"signal:{sig.name}"
@@ -179,10 +182,11 @@ def _supervise(
     timed_out = False
     drain_until: float | None = None
     next_watch = time.monotonic() + _WATCHDOG_EVERY
+    poll = _WATCHDOG_EVERY if watchdog_cap is not None else _POLL
     try:
         while True:
             if sel.get_map():
-                for key, _ in sel.select(_POLL):
+                for key, _ in sel.select(poll):
                     data = os.read(key.fd, 65536)
                     if data:
                         key.data.add(data)
@@ -191,7 +195,7 @@ def _supervise(
             elif drain_until is not None:
                 break  # the leader is done and all output is read
             else:
-                time.sleep(_POLL)  # output closed early: keep enforcing the deadline
+                time.sleep(poll)  # output closed early: keep enforcing the deadline
             now = time.monotonic()
             if drain_until is None and proc.poll() is not None:
                 run.kill(None)  # the leader is done: stragglers go with it

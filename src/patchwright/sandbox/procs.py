@@ -1,9 +1,13 @@
 """Finding and killing every process that belongs to one sandboxed run.
 
-A run's processes are found three ways, so that a grandchild which changed its process
-group or session is still caught: the process group and session of the leader, the
-run's token in each process's environment (inherited unless deliberately cleared), and,
-where one is in use, the run's pids cgroup.
+A run's processes are found several ways, so that a grandchild which changed its process
+group or session is still caught: the run's pids cgroup (where one is in use), the process
+group and session of the leader, the pid namespace bubblewrap made for it, and the run's
+token in a process's environment (inherited unless deliberately cleared).
+
+Reading another process's ``environ`` takes that process's memory lock and can block while
+it forks, so the token is only checked in full sweeps (never by the watchdog), and only for
+processes started after the leader and not in uninterruptible sleep.
 """
 
 from __future__ import annotations
@@ -12,13 +16,23 @@ import contextlib
 import os
 import signal
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 _PROC = Path("/proc")
 
 
-def _stat(pid: int) -> tuple[int, int, bytes, int] | None:
-    """(process group, session, state, start time) of ``pid``; None if gone or a zombie."""
+@dataclass(frozen=True)
+class _Stat:
+    ppid: int
+    pgrp: int
+    session: int
+    state: bytes
+    start: int
+
+
+def _stat(pid: int) -> _Stat | None:
+    """Parsed ``/proc/<pid>/stat``; None if the process is gone or a zombie."""
     try:
         raw = (_PROC / str(pid) / "stat").read_bytes()
     except OSError:
@@ -26,77 +40,92 @@ def _stat(pid: int) -> tuple[int, int, bytes, int] | None:
     fields = raw[raw.rfind(b")") + 2 :].split()
     if len(fields) < 20 or fields[0] in (b"Z", b"X"):
         return None
-    return int(fields[2]), int(fields[3]), fields[0], int(fields[19])
+    return _Stat(int(fields[1]), int(fields[2]), int(fields[3]), fields[0], int(fields[19]))
 
 
-def _stat_ids(pid: int) -> tuple[int, int] | None:
-    """(process group, session) of ``pid``, or None if it is gone or a zombie."""
-    stat = _stat(pid)
-    return None if stat is None else (stat[0], stat[1])
-
-
-def _has_token(pid: int, needle: bytes) -> bool:
+def _pid_ns(pid: int) -> str | None:
     try:
-        return needle in (_PROC / str(pid) / "environ").read_bytes()
+        return os.readlink(_PROC / str(pid) / "ns" / "pid")
     except OSError:
-        return False
+        return None
 
 
-def run_members(leader: int, token_var: str, token: str, cgroup: Path | None = None) -> set[int]:
-    """Live pids that belong to the run started with process-group leader ``leader``."""
-    me = os.getpid()
-    needle = f"{token_var}={token}\0".encode()
-    members: set[int] = set()
-    if cgroup is not None:
-        with contextlib.suppress(OSError):
-            members.update(int(p) for p in (cgroup / "cgroup.procs").read_text().split())
-    leader_stat = _stat(leader)
-    leader_start = leader_stat[3] if leader_stat else 0
-    for entry in _PROC.iterdir():
-        if not entry.name.isdigit():
-            continue
-        pid = int(entry.name)
-        if pid == me or pid in members:
-            continue
-        stat = _stat(pid)
-        if stat is None:
-            continue
-        # Reading another process's environ can block (a process in uninterruptible sleep
-        # holds its memory lock), so only look at processes that could be the run's own:
-        # started no earlier than the leader, and not in state D.
-        maybe_ours = stat[2] != b"D" and stat[3] >= leader_start
-        if leader in (stat[0], stat[1]) or (maybe_ours and _has_token(pid, needle)):
-            members.add(pid)
-    members.discard(me)
-    return {pid for pid in members if _stat_ids(pid) is not None}
+def _pids() -> list[int]:
+    return [int(e.name) for e in _PROC.iterdir() if e.name.isdigit()]
 
 
-def signal_run(
-    leader: int, sig: int, token_var: str, token: str, cgroup: Path | None = None
-) -> int:
-    """Send ``sig`` to the leader's group and every other member; return how many got it."""
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(leader, sig)
-    members = run_members(leader, token_var, token, cgroup)
-    for pid in members:
+class RunTracker:
+    """The processes of one run, started with process-group (and session) leader ``leader``."""
+
+    def __init__(self, leader: int, token_var: str, token: str, cgroup: Path | None) -> None:
+        self.leader = leader
+        self.cgroup = cgroup
+        self._needle = f"{token_var}={token}\0".encode()
+        leader_stat = _stat(leader)
+        self._leader_start = leader_stat.start if leader_stat else 0
+        self._own_ns = _pid_ns(os.getpid())
+        self._sandbox_ns: str | None = None
+        self._me = os.getpid()
+
+    def _cgroup_pids(self) -> set[int]:
+        if self.cgroup is None:
+            return set()
+        with contextlib.suppress(OSError, ValueError):
+            return {int(p) for p in (self.cgroup / "cgroup.procs").read_text().split()}
+        return set()
+
+    def _is_member(self, pid: int, stat: _Stat, *, deep: bool) -> bool:
+        if self.leader in (stat.pgrp, stat.session):
+            return True
+        if stat.start < self._leader_start:
+            return False  # older than the run: never ours
+        ns = _pid_ns(pid)
+        if self._sandbox_ns is None and stat.ppid == self.leader and ns != self._own_ns:
+            self._sandbox_ns = ns  # bubblewrap's init: its pid namespace is the sandbox
+        if ns is not None and ns == self._sandbox_ns:
+            return True
+        if not deep or stat.state == b"D":
+            return False
+        try:
+            return self._needle in (_PROC / str(pid) / "environ").read_bytes()
+        except OSError:
+            return False
+
+    def members(self, *, deep: bool = True) -> set[int]:
+        """Live pids of the run. ``deep=False`` skips the environ check (for the watchdog)."""
+        found = self._cgroup_pids()
+        for pid in _pids():
+            if pid == self._me or pid in found:
+                continue
+            stat = _stat(pid)
+            if stat is not None and self._is_member(pid, stat, deep=deep):
+                found.add(pid)
+        found.discard(self._me)
+        return {pid for pid in found if _stat(pid) is not None}
+
+    def signal(self, sig: int, *, deep: bool = True) -> int:
+        """Send ``sig`` to the leader's group and every member; return how many were found."""
         with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.kill(pid, sig)
-    return len(members)
+            os.killpg(self.leader, sig)  # atomic for the whole group, even mid-fork
+        members = self.members(deep=deep)
+        for pid in members:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, sig)
+        return len(members)
 
+    def kill(self, *, grace: float = 0.0) -> None:
+        """SIGTERM (when ``grace`` > 0), then stop-and-kill every member until none is left.
 
-def kill_run(
-    leader: int,
-    token_var: str,
-    token: str,
-    cgroup: Path | None = None,
-    *,
-    grace: float = 0.0,
-) -> None:
-    """SIGTERM (when ``grace`` > 0) then SIGKILL every member until none is left (≤ ~2 s)."""
-    if grace > 0 and signal_run(leader, signal.SIGTERM, token_var, token, cgroup):
-        end = time.monotonic() + grace
-        while time.monotonic() < end and run_members(leader, token_var, token, cgroup):
-            time.sleep(0.02)
-    end = time.monotonic() + 2.0
-    while signal_run(leader, signal.SIGKILL, token_var, token, cgroup) and time.monotonic() < end:
-        time.sleep(0.01)
+        Members are frozen with SIGSTOP before SIGKILL so that nothing found can fork
+        between being found and being killed; gives up after ~5 s (reported by caller).
+        """
+        if grace > 0 and self.signal(signal.SIGTERM):
+            end = time.monotonic() + grace
+            while time.monotonic() < end and self.members(deep=False):
+                time.sleep(0.02)
+        end = time.monotonic() + 5.0
+        while time.monotonic() < end:
+            self.signal(signal.SIGSTOP, deep=False)
+            if not self.signal(signal.SIGKILL):
+                return
+            time.sleep(0.005)

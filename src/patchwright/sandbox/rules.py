@@ -21,7 +21,6 @@ NET_TOOLS = FETCHERS | {
 SHELLS = frozenset({"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", "fish"})
 INTERPRETERS = SHELLS | {"python", "python3", "perl", "ruby", "node", "php"}
 SAFE_DEVICES = frozenset({"/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/zero"})
-_TMP_ROOTS = (Path("/tmp"), Path("/var/tmp"), Path("/dev/shm"))
 _ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
 _WRITE_REDIRECTS = frozenset({">", ">>", ">|", "&>", "&>>", "<>", ">&"})
 
@@ -72,8 +71,8 @@ def _is_within(path: Path, parent: Path) -> bool:
 def target_path(raw: str, ctx: Context) -> Path | None:
     """The absolute path a command argument names, or None when it depends on a variable.
 
-    ``~`` and ``$HOME`` expand to the real home; a glob component cuts the path there
-    (``/*`` means ``/``); existing symlinks in the parent are resolved (the last component
+    ``~`` and ``$HOME`` expand to the real home; a bare ``*`` or a variable cuts the path
+    there (``/*`` and ``/etc/$x`` reach into ``/`` and ``/etc``); existing symlinks in the parent are resolved (the last component
     is resolved only with a trailing slash, as ``rm`` and ``cp`` do).
     """
     text = raw
@@ -82,12 +81,12 @@ def target_path(raw: str, ctx: Context) -> Path | None:
     for var in ("${HOME}", "$HOME"):
         if text.startswith(var):
             text = str(ctx.home) + text[len(var) :]
-    if "$" in text or "`" in text or text.startswith("~"):
+    if text.startswith(("$", "`", "~")):
         return None
     parts = text.split("/")
     for index, part in enumerate(parts):
-        if any(ch in part for ch in "*?["):
-            parts = parts[:index]
+        if "$" in part or "`" in part or (part and part.strip("*") == ""):
+            parts = parts[:index]  # ``/etc/$x`` and ``/*`` both reach into the parent
             break
     cut = "/".join(parts)
     if text.startswith("/") and not cut:
@@ -102,7 +101,7 @@ def target_path(raw: str, ctx: Context) -> Path | None:
 
 
 def _outside(path: Path, ctx: Context) -> bool:
-    return not _is_within(path, ctx.root) and not any(_is_within(path, t) for t in _TMP_ROOTS)
+    return not _is_within(path, ctx.root)
 
 
 def _precious(path: Path, ctx: Context) -> bool:
@@ -228,7 +227,7 @@ def embedded_argvs(argv: list[str]) -> Iterator[list[str]]:
                     yield [a.replace("{}", root.rstrip("/") + "/x") for a in args[i + 1 : end]]
             elif arg == "-delete":
                 for root in roots:
-                    yield ["rm", "-r", root]
+                    yield ["rm", "-r", root.rstrip("/") + "/x"]
 
 
 def check_pipeline(command: Command, argv: list[str]) -> Verdict:
