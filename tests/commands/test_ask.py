@@ -5,12 +5,23 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from patchwright.cli import app
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "llm"))  # the loopback protocol server
+from llm_fakeserver import FakeServer
+
+
+@pytest.fixture()
+def lmstudio(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeServer]:
+    with FakeServer() as server:
+        monkeypatch.setenv("PATCHWRIGHT_LMSTUDIO_BASE_URL", server.url)
+        yield server
 
 
 @pytest.fixture(autouse=True)
@@ -72,6 +83,28 @@ def test_bad_input_is_explained_with_exit_2(model: str, expected: str) -> None:
     assert result.exit_code == 2
     assert expected in result.stderr
     assert "Traceback" not in result.output
+
+
+def test_model_missing_on_the_server_is_bad_input(lmstudio: FakeServer) -> None:
+    lmstudio.plan("404")
+    result = CliRunner().invoke(app, ["ask", "--model", "lmstudio:qwen-coder", "hi"])
+    assert result.exit_code == 2
+    assert "HTTP 404" in result.stderr and "lms server start" in result.stderr
+
+
+def test_retries_are_announced_on_stderr_and_json_stays_clean(lmstudio: FakeServer) -> None:
+    lmstudio.plan("500")
+    result = CliRunner().invoke(app, ["ask", "-m", "lmstudio:qwen-coder", "--json", "hi"])
+    assert result.exit_code == 0, result.output
+    assert "retrying lmstudio:qwen-coder" in result.stderr
+    assert json.loads(result.stdout)["content"] == "Hello from the fake server. "
+    assert [e.behaviour for e in lmstudio.log] == ["500", "ok"]
+
+
+def test_empty_prompt_is_bad_input() -> None:
+    result = CliRunner().invoke(app, ["ask", "  "])
+    assert result.exit_code == 2
+    assert "prompt is empty" in result.stderr
 
 
 def test_max_tokens_must_be_positive(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-Behaviour = str  # "ok", "tool", "429", "500", "400", "400-tools", "401", "hang", "cut"
+Behaviour = str  # "ok", "tool", "429", "500", "400", "400-tools", "401", "404", "hang", "cut"
 
 
 @dataclass
@@ -82,6 +82,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(400, {"error": {"message": "bad request: unknown field"}})
         elif behaviour == "400-tools":
             self._json(400, {"error": {"message": "this model does not support tools"}})
+        elif behaviour == "404":
+            self._json(404, {"error": {"message": f"model '{body.get('model')}' not found"}})
         elif behaviour == "401":
             self._json(401, {"error": {"message": "invalid api key"}})
         elif behaviour == "hang":

@@ -160,6 +160,16 @@ def test_server_down_names_the_url_and_is_not_retried() -> None:
     assert model.totals.attempts == 1
 
 
+def test_model_missing_on_a_local_server_says_how_to_load_it(fake: FakeServer) -> None:
+    fake.plan("404")
+    model = make_model("lmstudio:qwen-coder", base_urls={"lmstudio": fake.url}, environ={})
+    with pytest.raises(ProviderError) as info:
+        model.complete(HELLO)
+    assert info.value.status == 404 and info.value.kind == "bad_request"
+    assert "not found" in str(info.value) and "lms server start" in str(info.value)
+    assert model.totals.attempts == 1  # a 404 is not retried
+
+
 def test_conversation_with_tool_results_reaches_the_wire(fake: FakeServer) -> None:
     convo: list[Message] = [
         {"role": "user", "content": "read a.py"},

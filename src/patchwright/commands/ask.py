@@ -18,6 +18,29 @@ def _fail(message: str, code: int) -> typer.Exit:
     return typer.Exit(code)
 
 
+_NOTICES = {
+    "model.retry": "retrying {model} (attempt {attempt} failed)",
+    "model.key_cooled": "{model}: key {key} rate-limited, cooling for {seconds:.0f}s",
+    "model.key_refused": "{model}: key {key} refused",
+    "model.fallback": "{model} failed ({reason}); trying the next model",
+    "model.wait": "every key is cooling; waiting {seconds:.0f}s",
+}
+
+
+def _notice(kind: str, data: dict[str, Any]) -> None:
+    """Say on stderr why the reply is slow or comes from another model (a retried
+    stream may repeat text already shown)."""
+    template = _NOTICES.get(kind)
+    if template is None:
+        return
+    try:
+        line = template.format(**data)
+    except (KeyError, ValueError):
+        line = kind
+    sys.stdout.flush()
+    typer.echo(f"\n[{line}]", err=True)
+
+
 def _build(model: str | None, record: Path | None) -> Any:
     from patchwright.config import load_settings
     from patchwright.llm import Caps, make_model
@@ -32,6 +55,7 @@ def _build(model: str | None, record: Path | None) -> Any:
         catalog=settings.catalog,
         timeout=settings.timeout,
         cooldown_seconds=settings.cooldown_seconds,
+        on_event=_notice,
     )
 
 
@@ -54,10 +78,13 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Send PROMPT to a model and stream its reply. Exit 2 on bad input: unknown
-        model, missing key, server down, weights missing."""
+        model (in the catalog or on the server), missing or refused key, server down,
+        weights missing, empty prompt."""
         from patchwright.config import ConfigError
         from patchwright.llm import CapExceeded, ModelConfigError, ModelError, ProviderError
 
+        if not prompt.strip():
+            raise _fail("the prompt is empty; say what to ask, e.g. patchwright ask 'hi'", 2)
         start = time.monotonic()
         try:
             router = _build(model, record)
@@ -68,7 +95,8 @@ def register(app: typer.Typer) -> None:
         except (ConfigError, ModelConfigError) as exc:
             raise _fail(str(exc), 2) from None
         except ProviderError as exc:
-            raise _fail(str(exc), 2 if exc.kind in {"unreachable", "auth"} else 1) from None
+            bad_input = exc.kind in {"unreachable", "auth"} or exc.status == 404
+            raise _fail(str(exc), 2 if bad_input else 1) from None
         except CapExceeded as exc:
             raise _fail(str(exc), 1) from None
         except ModelError as exc:

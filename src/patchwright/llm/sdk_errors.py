@@ -63,6 +63,8 @@ def translate(
         response = getattr(exc, "response", None)
         headers = getattr(response, "headers", None)
         detail = str(getattr(exc, "message", "") or exc)[:300]
+        if status == 404 and start_hint:  # a local server without that model
+            detail += f"; {start_hint}"
         return ProviderError(
             f"{provider} answered HTTP {status}: {detail}",
             kind=_kind_for_status(status),
