@@ -112,4 +112,13 @@ def _sweep_stale() -> None:
         _stale.discard(path)
 
 
-atexit.register(_sweep_stale)
+def _sweep_at_exit() -> None:
+    """Orphans are reaped by init, sometimes lazily; give busy cgroups a moment to empty."""
+    for _ in range(20):
+        _sweep_stale()
+        if not _stale:
+            return
+        time.sleep(0.05)
+
+
+atexit.register(_sweep_at_exit)

@@ -114,33 +114,28 @@ def choose(requested: Requested, allow_net: bool) -> Isolation:
 
 
 def _home_binds(home: Path, root: Path, path_dirs: Sequence[str]) -> list[Path]:
-    """Toolchain directories under the real HOME to show read-only (interpreters, shims)."""
+    """Toolchain directories under the real HOME to show read-only (interpreters, shims).
+
+    Known toolchain roots, each ``PATH`` entry under HOME (just that directory), and the
+    prefix of the repo's virtualenv interpreter; never ``.ssh``, ``.aws``, ``.config``...
+    """
     wanted = [home / rel for rel in _TOOLCHAIN_DIRS]
-    candidates = [Path(p) for p in path_dirs if p]
-    for venv in (
-        root / ".venv",
-        root / "venv",
-        Path(os.environ.get("VIRTUAL_ENV", "/nonexistent")),
-    ):
+    wanted += [Path(p) for p in path_dirs if p]
+    venvs = [root / ".venv", root / "venv", Path(os.environ.get("VIRTUAL_ENV", "/nonexistent"))]
+    for venv in venvs:
         python = venv / "bin" / "python"
         if python.exists():
-            candidates.append(python.resolve().parent)
-    for cand in candidates:
-        try:
-            rel = cand.resolve().relative_to(home)
-        except (ValueError, OSError):
-            continue
-        parts = rel.parts
-        if not parts:
-            continue
-        depth = 3 if parts[0] in (".local", ".cache") else 1
-        wanted.append(home.joinpath(*parts[:depth]))
+            wanted.append(python.resolve().parent.parent)
     keep: list[Path] = []
     for path in wanted:
-        rel_parts = path.relative_to(home).parts
-        if rel_parts and rel_parts[0] not in _SECRET_HOME_ENTRIES and path not in keep:
-            keep.append(path)
-    return keep
+        try:
+            parts = path.resolve().relative_to(home).parts
+        except (ValueError, OSError):
+            continue
+        if parts and parts[0] not in _SECRET_HOME_ENTRIES:
+            keep.append(home.joinpath(*parts))
+    keep.sort(key=lambda p: len(p.parts))
+    return [p for i, p in enumerate(keep) if not any(_is_within(p, q) for q in keep[:i])]
 
 
 def bwrap_argv(

@@ -10,6 +10,7 @@ import weakref
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
+from patchwright.sandbox import cgroup as cgroups
 from patchwright.sandbox import diagnose, isolation
 from patchwright.sandbox.envbuild import build_env
 from patchwright.sandbox.isolation import Isolation, Requested
@@ -57,8 +58,16 @@ class Sandbox:
 
     @property
     def isolation(self) -> str:
-        """What is in force here, in one plain sentence."""
-        return self._isolation.describe()
+        """What is in force here, in one plain sentence (layer, then the process cap)."""
+        if self.limits.processes is None:
+            cap = "no process cap"
+        elif self.use_cgroup and cgroups.pids_parent() is not None:
+            cap = f"process cap {self.limits.processes} (pids cgroup)"
+        elif os.geteuid() != 0:
+            cap = f"process cap {self.limits.processes} (RLIMIT_NPROC + watchdog)"
+        else:
+            cap = f"process cap {self.limits.processes} (watchdog only: root ignores RLIMIT_NPROC)"
+        return f"{self._isolation.describe()}; {cap}"
 
     @property
     def layer(self) -> Isolation:

@@ -1,0 +1,54 @@
+"""Choosing the isolation layer and building the bubblewrap command line."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from patchwright.sandbox.isolation import Isolation, _home_binds, bwrap_argv, choose
+
+
+def test_choose_never_claims_more_than_it_has() -> None:
+    layer = choose("auto", allow_net=False)
+    assert layer.mode in ("bwrap", "unshare", "none")
+    assert layer.filesystem == (layer.mode == "bwrap")
+    assert layer.network == (layer.mode != "none")
+    assert choose("none", allow_net=False) == Isolation("none", network=False, filesystem=False)
+    assert not choose("auto", allow_net=True).network
+
+
+def test_descriptions_say_plainly_what_is_missing() -> None:
+    none = Isolation("none", network=False, filesystem=False, notes=("bwrap not installed",))
+    assert "network isolation is unavailable" in none.describe()
+    assert "bwrap not installed" in none.describe()
+    assert "NOT confined" in Isolation("unshare", network=True, filesystem=False).describe()
+
+
+def test_toolchains_under_home_are_shown_but_secrets_never(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    for sub in (".pyenv/shims", ".config/tool/bin", ".ssh", ".local/bin", "bin"):
+        (home / sub).mkdir(parents=True)
+    path_dirs = [str(home / ".pyenv/shims"), str(home / ".config/tool/bin"), str(home / "bin")]
+    binds = _home_binds(home, tmp_path / "repo", path_dirs)
+    assert home / ".pyenv" in binds and home / "bin" in binds and home / ".local/bin" in binds
+    assert home / ".pyenv/shims" not in binds  # already inside .pyenv
+    assert not any(p.relative_to(home).parts[0] in (".config", ".ssh") for p in binds)
+
+
+def test_bwrap_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    repo, private = tmp_path / "repo", tmp_path / "private"
+    argv, hidden = bwrap_argv(
+        ["make", "test"], root=repo, private=private, cwd=repo / "sub", allow_net=False
+    )
+    assert argv[:3] == ["bwrap", "--ro-bind", "/"] and argv[-3:] == ["--", "make", "test"]
+    for flag in ("--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session"):
+        assert flag in argv
+    assert argv[argv.index("--tmpfs") + 1] == str(home) and hidden == [home]
+    assert ["--bind", str(repo), str(repo)] == argv[argv.index(str(repo)) - 1 :][:3]
+    assert argv[argv.index("--chdir") + 1] == str(repo / "sub")
+    open_net, _ = bwrap_argv(["x"], root=repo, private=private, cwd=repo, allow_net=True)
+    assert "--unshare-net" not in open_net
