@@ -134,3 +134,14 @@ def test_retry_message_names_failed_blocks_closest_lines_and_the_good_ones() -> 
 def test_ambiguous_failure_lists_the_lines() -> None:
     out = apply_edits([sr("a.py", "x = 1\n", "x = 2\n")], {"a.py": "x = 1\ny\nx = 1\n"})
     assert "lines 1, 3" in (out.results[0].message or "")
+
+
+def test_restored_import_in_crlf_text_keeps_crlf_line_endings() -> None:
+    original = "from os import (\r\n    path,\r\n    sep,\r\n)\r\n\r\nprint(path, sep)\r\n"
+    search = "    path,\r\n    sep,\r\n"
+    out = apply_edits([Edit("m.py", "replace", search, "    path,\r\n", "t")], {"m.py": original})
+    assert out.ok
+    new = out.new_texts["m.py"] or ""
+    assert "from os import sep" in new
+    assert "\n" not in new.replace("\r\n", "")  # no bare LF slipped in
+    assert any("restored from os import sep" in n for n in out.notes)

@@ -179,3 +179,48 @@ def test_tabs_and_odd_indents_roundtrip(indent: str) -> None:
     original = f"def f():\n{indent}a = 1\n{indent}return a\n"
     text, _ = applied(original, "a = 1\nreturn a\n", "a = 2\nreturn a\n")
     assert text == f"def f():\n{indent}a = 2\n{indent}return a\n"
+
+
+def test_udiff_line_hint_never_settles_a_relaxed_tie() -> None:
+    # Two places match once indentation is ignored; the hunk's line number is no
+    # evidence for a relaxed match, so the block fails instead of guessing.
+    original = "if a:\n    go()\n" + "pass\n" * 10 + "if b:\n        go()\n"
+    edit = Edit("f.py", "replace", "go()\n", "stop()\n", "udiff", hint_line=13)
+    out = apply_edits([edit], {"f.py": original})
+    assert not out.ok
+    assert out.new_texts == {}
+    assert "2 places" in (out.results[0].message or "")
+
+
+REPEATED = (
+    "def f(x):\n    weight = x\n    a = 1\n    return a\n\n"
+    "def g(x):\n    weight = x\n    b = 2\n    c = 3\n    return b + c\n"
+)
+
+
+def test_elided_context_piece_may_repeat_when_the_changed_piece_is_unique() -> None:
+    # The unchanged head piece occurs twice; the result is the same whichever the
+    # model meant, since only the (unique) tail piece changes.
+    search = "weight = x\n# ... existing code ...\n    c = 3\n    return b + c\n"
+    replace = "weight = x\n# ... existing code ...\n    c = 4\n    return b + c\n"
+    text, strategy = applied(REPEATED, search, replace)
+    assert strategy == "elision"
+    assert text == REPEATED.replace("c = 3", "c = 4")
+
+
+def test_elided_changed_piece_that_repeats_is_refused() -> None:
+    # The head piece changes and occurs twice before the unique tail: a guess, refused.
+    search = "    weight = x\n# ... existing code ...\n    return b + c\n"
+    replace = "    weight = 2 * x\n# ... existing code ...\n    return b + c\n"
+    out = run(REPEATED, search, replace)
+    assert not out.ok
+    assert out.results[0].status == "failed"
+
+
+def test_elided_piece_ambiguity_reports_whole_file_line_numbers() -> None:
+    original = "a = 0\n" + "x = 1\ny = 2\n" * 2 + "z = 3\n"
+    search = "a = 0\n# ...\nx = 1\ny = 2\n"
+    replace = "a = 0\n# ...\nx = 10\ny = 2\n"
+    out = run(original, search, replace)
+    assert not out.ok
+    assert "2, 4" in (out.results[0].message or "")

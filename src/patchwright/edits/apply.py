@@ -131,20 +131,31 @@ def _preserve_imports(
         old = files.get(path)
         if not path.endswith(".py") or old is None or new is None or old == new:
             continue
-        straight, count = straighten_added_quotes(old, new)
-        if count:
-            state[path] = new = straight
-            notes.append(
-                f"{path}: straightened typographic quotes in {count} added line(s) "
-                "(they broke the Python syntax)"
-            )
-        fixed, restored = restore_imports(old, new)
-        if restored:
-            state[path] = fixed
-            names = "; ".join(restored)
-            notes.append(
-                f"{path}: restored {names} (the edit removed it but the code still uses it)"
-            )
+        if "\r\n" in new:  # a caller that skipped the byte boundary: CRLF stays CRLF
+            fixed = _python_fixes(path, old.replace("\r\n", "\n"), new.replace("\r\n", "\n"))
+            state[path] = fixed[0].replace("\n", "\r\n")
+        else:
+            fixed = _python_fixes(path, old, new)
+            state[path] = fixed[0]
+        notes.extend(fixed[1])
+
+
+def _python_fixes(path: str, old: str, new: str) -> tuple[str, list[str]]:
+    """Straighten curly quotes that broke the syntax; restore removed, still-used imports."""
+    notes: list[str] = []
+    straight, count = straighten_added_quotes(old, new)
+    if count:
+        new = straight
+        notes.append(
+            f"{path}: straightened typographic quotes in {count} added line(s) "
+            "(they broke the Python syntax)"
+        )
+    fixed, restored = restore_imports(old, new)
+    if restored:
+        new = fixed
+        names = "; ".join(restored)
+        notes.append(f"{path}: restored {names} (the edit removed it but the code still uses it)")
+    return new, notes
 
 
 def apply_edits(edits: Sequence[Edit], files: Mapping[str, str | None]) -> Outcome:

@@ -3,7 +3,10 @@
 Two readings are supported, both strict: when REPLACE elides at the same places, each
 (SEARCH piece, REPLACE piece) pair is applied in order; when REPLACE elides nothing,
 the region from the first SEARCH piece to the last is replaced by REPLACE. Every
-piece must match exactly one place (by the deterministic strategies), in order.
+piece must match exactly one place (by the deterministic strategies), in order, with
+one exception that cannot change the result: in the paired reading, a piece the edit
+leaves unchanged (pure context) may occur several times, provided the changed pieces
+are unique in the widest window any of its occurrences allows.
 """
 
 from __future__ import annotations
@@ -48,6 +51,17 @@ def _blank(piece: Sequence[str]) -> bool:
     return not any(x.strip() for x in piece)
 
 
+def _same(search: Sequence[str], replace: Sequence[str]) -> bool:
+    """True when a piece is context only: REPLACE keeps its lines as they are."""
+    return [x.rstrip() for x in search] == [x.rstrip() for x in replace]
+
+
+def _shifted(res: NotFound, by: int) -> NotFound:
+    """A piece's failure with line numbers counted in the whole file."""
+    line = None if res.line is None else res.line + by
+    return NotFound(res.message, [x + by for x in res.ambiguous], res.strategy, line)
+
+
 def _paired(
     file_lines: Sequence[str], spieces: list[list[str]], rpieces: list[list[str]]
 ) -> Result:
@@ -55,14 +69,23 @@ def _paired(
     delta, floor = 0, 0
     first: int | None = None
     last_end = 0
+    any_change = any(not _same(s, r) for s, r in zip(spieces, rpieces, strict=True))
     for s, r in zip(spieces, rpieces, strict=True):
         if _blank(s):
             if _blank(r):
                 continue
             return NotFound("an elided REPLACE piece has no SEARCH lines to anchor it")
+        if any_change and _same(s, r):
+            # Pure context: the output is the same whichever occurrence the model meant,
+            # as long as one comes in order. The earliest one leaves the widest window,
+            # so the changed pieces after it must be unique under every reading.
+            found = _align_piece(work[floor:], s)
+            if len(found) > 1:
+                floor += min(max(a.values()) for a in found) + 1
+                continue
         res = locate_strict(work[floor:], s, r)
         if isinstance(res, NotFound):
-            return res
+            return _shifted(res, floor - delta)
         res = Found(res.start + floor, res.end + floor, res.lines, res.strategy)
         first = res.start - delta if first is None else first
         last_end = res.end - delta

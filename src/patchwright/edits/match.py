@@ -258,13 +258,17 @@ def _relaxed(
     search: Sequence[str],
     replace: Sequence[str],
     strat: _Strategy,
-    hint: int | None,
 ) -> Result | None:
+    """One relaxed key: it applies only where exactly one place qualifies.
+
+    No tie-breaking here, not even by a diff's line number: a relaxed key that finds
+    two places has no evidence for either, and a wrong guess edits the wrong code.
+    """
     aligns = find_alignments(file_lines, search, strat.key, strat.ignore_blank)
     if not aligns:
         return None
     starts = [min(a.values()) for a in aligns]
-    pick = pick_unique(starts, hint)
+    pick = 0 if len(aligns) == 1 else None
     if pick is None:
         return NotFound(
             f"the SEARCH text matches {len(aligns)} places (strategy {strat.name})",
@@ -313,7 +317,10 @@ def locate_lines(
     replace: Sequence[str],
     hint: int | None = None,
 ) -> Result:
-    """The whole-line strategies only: exact, then each relaxed key in turn."""
+    """The whole-line strategies only: exact, then each relaxed key in turn.
+
+    ``hint`` (a diff hunk's 1-based line) breaks a tie between exact occurrences only.
+    """
     starts = _exact(file_lines, search)
     if starts:
         pick = pick_unique(starts, hint)
@@ -324,7 +331,7 @@ def locate_lines(
         s = starts[pick]
         return Found(s, s + len(search), list(replace), "exact")
     for strat in STRATEGIES:
-        res = _relaxed(file_lines, search, replace, strat, hint)
+        res = _relaxed(file_lines, search, replace, strat)
         if res is not None:
             return res
     return NotFound("no lines of the file match the SEARCH text")
