@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from typer.testing import CliRunner
@@ -15,12 +17,24 @@ from typer.testing import CliRunner
 from patchwright.cli import app
 
 
-class _Models(BaseHTTPRequestHandler):
+class _Server(BaseHTTPRequestHandler):
+    """A local model server's listing endpoints: Ollama's /api/tags and OpenAI's /v1/models
+    (with ``models = None`` it answers 404 like an unrelated web server). Logs auth."""
+
+    models: ClassVar[list[str] | None] = None
+    auth: ClassVar[list[str]] = []
+
     def do_GET(self) -> None:
-        body = json.dumps(
-            {"data": [{"id": "qwen2.5-coder:latest"}, {"id": "llama3.2:3b"}]}
-        ).encode()
-        self.send_response(200)
+        type(self).auth.append(self.headers.get("authorization", ""))
+        payload: dict[str, Any]
+        if self.models is None:
+            payload, status = {"detail": "Not Found"}, 404
+        elif self.path == "/api/tags":
+            payload, status = {"models": [{"name": m, "model": m} for m in self.models]}, 200
+        else:
+            payload, status = {"object": "list", "data": [{"id": m} for m in self.models]}, 200
+        body = json.dumps(payload).encode()
+        self.send_response(status)
         self.send_header("content-length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
@@ -29,13 +43,24 @@ class _Models(BaseHTTPRequestHandler):
         return
 
 
+@contextmanager
+def server(models: list[str] | None) -> Iterator[tuple[str, list[str]]]:
+    """A listing server on loopback; yields its /v1 URL and the auth headers it saw."""
+    auth: list[str] = []
+    handler = type("Handler", (_Server,), {"models": models, "auth": auth})
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/v1", auth
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+
+
 @pytest.fixture()
 def ollama_url() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Models)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    server.shutdown()
-    server.server_close()
+    with server(["qwen2.5-coder:latest", "llama3.2:3b"]) as (url, _auth):
+        yield url
 
 
 @pytest.fixture()
@@ -108,3 +133,42 @@ def test_table_lists_models(clean_env: None) -> None:
     assert result.exit_code == 0
     assert "local:qwen2.5-coder-1.5b" in result.stdout
     assert "set OPENAI_API_KEY" in result.stdout
+
+
+def test_servers_that_cannot_serve_are_explained(
+    clean_env: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("VLLM_API_KEY", "vllm-secret-123456")
+    with server(None) as (other, _), server([]) as (empty, _), server(["m"]) as (vllm, auth):
+        monkeypatch.setenv("PATCHWRIGHT_OLLAMA_BASE_URL", other)
+        monkeypatch.setenv("PATCHWRIGHT_LMSTUDIO_BASE_URL", empty)
+        monkeypatch.setenv("PATCHWRIGHT_VLLM_BASE_URL", vllm)
+        result = CliRunner().invoke(app, ["models", "--json"])
+    found = rows(result.stdout)
+    ollama = found["ollama:qwen2.5-coder"]
+    assert ollama["usable"] is False and "not as a ollama server" in ollama["reason"]
+    lmstudio = found["lmstudio:qwen2.5-coder-7b-instruct"]
+    assert lmstudio["usable"] is False and "does not offer it" in lmstudio["reason"]
+    assert "load qwen2.5-coder-7b-instruct" in lmstudio["reason"]
+    assert found["vllm:m"]["usable"] is True
+    assert auth == ["Bearer vllm-secret-123456"]
+    assert "vllm-secret" not in result.stdout
+
+
+def test_silent_servers_cost_one_short_timeout(
+    clean_env: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import socket
+
+    with socket.socket() as silent:  # accepts connections (backlog) but never answers
+        silent.bind(("127.0.0.1", 0))
+        silent.listen(8)
+        url = f"http://127.0.0.1:{silent.getsockname()[1]}/v1"
+        for name in ("LMSTUDIO", "VLLM", "LLAMACPP", "OLLAMA"):
+            monkeypatch.setenv(f"PATCHWRIGHT_{name}_BASE_URL", url)
+        start = time.monotonic()
+        result = CliRunner().invoke(app, ["models", "--json"])
+        elapsed = time.monotonic() - start
+    assert result.exit_code == 0
+    assert all(not r["usable"] for s, r in rows(result.stdout).items() if s.startswith("vllm:"))
+    assert elapsed < 2.5  # probed in parallel: about one 0.3 s timeout, not four

@@ -1,8 +1,8 @@
 """What is usable here: keys present, embedded weights found, local servers answering.
 
-Local servers are probed once each with a short timeout (``GET <base>/models``); models
-a server offers that the catalog does not list are added, so ``patchwright models``
-shows what the user actually pulled.
+Local servers are probed once each, all at once, with a short timeout (``GET
+<base>/models``, Ollama ``/api/tags``); models a server offers that the catalog does not
+list are added, so ``patchwright models`` shows what the user actually pulled.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Any
 
 from patchwright.llm import weights
 from patchwright.llm.catalog import Catalog, ModelInfo
-from patchwright.llm.providers import PROVIDERS, Provider, base_url_for
+from patchwright.llm.providers import PROVIDERS, Provider, base_url_for, is_loopback
 from patchwright.llm.secrets import collect_keys
 
 
@@ -37,21 +37,68 @@ class Availability:
         }
 
 
-def probe_server(base_url: str, timeout: float = 0.3) -> list[str] | None:
-    """Model ids a local OpenAI-protocol server offers; None when it does not answer."""
+def _model_ids(provider: str, payload: Any) -> list[str] | None:
+    """Model ids in a listing: OpenAI's ``{"data": [{"id"}]}`` or Ollama's
+    ``/api/tags`` ``{"models": [{"name"}]}``; None when it is neither."""
+    if not isinstance(payload, dict):
+        return None
+    field, key = ("models", "name") if provider == "ollama" else ("data", "id")
+    items = payload.get(field)
+    if not isinstance(items, list):
+        return None
+    return [str(m[key]) for m in items if isinstance(m, dict) and m.get(key)]
+
+
+def probe_server(
+    provider: str, base_url: str, timeout: float = 0.3, key: str | None = None
+) -> list[str] | str:
+    """Model ids a local server offers, or a sentence saying why it cannot be used.
+
+    One short GET: ``/api/tags`` for Ollama (the API its backend speaks), ``<base>/models``
+    for OpenAI-protocol servers. Loopback probes bypass proxy settings."""
     import httpx
 
+    from patchwright.llm.ollama_backend import native_root
+
+    if provider == "ollama":
+        url = native_root(base_url) + "/api/tags"
+    else:
+        url = base_url.rstrip("/") + "/models"
     try:
-        response = httpx.get(base_url.rstrip("/") + "/models", timeout=timeout)
+        headers = {"authorization": f"Bearer {key}"} if key else {}
+        response = httpx.get(url, headers=headers, timeout=timeout, trust_env=not is_loopback(url))
     except httpx.HTTPError:
-        return None
-    if response.status_code >= 500:
-        return None
+        return f"no server at {base_url}"
+    if response.status_code in (401, 403):
+        return f"the server at {base_url} refused the request (HTTP {response.status_code})"
     try:
-        data = response.json().get("data", [])
-        return [str(m.get("id")) for m in data if isinstance(m, dict) and m.get("id")]
-    except (ValueError, AttributeError):
-        return []
+        ids = _model_ids(provider, response.json()) if response.status_code == 200 else None
+    except ValueError:
+        ids = None
+    if ids is None:
+        return f"something answers at {base_url}, but not as a {provider} server ({url})"
+    return ids
+
+
+def probe_all(
+    providers: Sequence[Provider],
+    env: Mapping[str, str],
+    timeout: float,
+    keys: Mapping[str, Sequence[str]] | None = None,
+) -> dict[str, list[str] | str]:
+    """Probe every local server at once (threads), so a silent port costs one timeout.
+    A server that takes a key (vLLM ``--api-key``) is asked with the first one found."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    if not providers:
+        return {}
+    with ThreadPoolExecutor(max_workers=len(providers)) as pool:
+        futures = {}
+        for p in providers:
+            found = collect_keys(p.name, (keys or {}).get(p.name, ()), env)
+            key = found[0].value if found else None
+            futures[p.name] = pool.submit(probe_server, p.name, base_url_for(p, env), timeout, key)
+        return {name: future.result() for name, future in futures.items()}
 
 
 def _local(info: ModelInfo) -> tuple[bool, str]:
@@ -82,19 +129,16 @@ def survey(
 ) -> list[Availability]:
     """Every catalog model (plus models local servers offer) with its availability."""
     env = os.environ if environ is None else environ
-    servers: dict[str, list[str] | None] = {}
-    rows: list[Availability] = []
     infos = list(catalog)
-    for prov in PROVIDERS.values():
-        if prov.local_server and prov.base_url:
-            url = base_url_for(prov, env)
-            offered = servers[prov.name] = probe_server(url, probe_timeout)
-            known = {i.model for i in infos if i.provider == prov.name}
-            for model_id in offered or ():
-                if model_id not in known:
-                    infos.append(
-                        ModelInfo(f"{prov.name}:{model_id}", prov.default_context, tools=True)
-                    )
+    local = [p for p in PROVIDERS.values() if p.local_server and p.base_url]
+    servers = probe_all(local, env, probe_timeout, keys)
+    for name, offered in servers.items():
+        known = {i.model for i in infos if i.provider == name}
+        default_context = PROVIDERS[name].default_context
+        for model_id in offered if isinstance(offered, list) else ():
+            if model_id.removesuffix(":latest") not in known:
+                infos.append(ModelInfo(f"{name}:{model_id}", default_context, tools=True))
+    rows: list[Availability] = []
     for info in infos:
         provider = PROVIDERS.get(info.provider)
         if provider is None:
@@ -111,14 +155,12 @@ def survey(
 
 
 def _server(
-    provider: Provider, info: ModelInfo, offered: list[str] | None, env: Mapping[str, str]
+    provider: Provider, info: ModelInfo, offered: list[str] | str, env: Mapping[str, str]
 ) -> tuple[bool, str]:
     url = base_url_for(provider, env)
-    if offered is None:
-        return False, f"no server at {url}; {provider.start_hint.format(model=info.model)}"
-    if offered and info.model not in offered and f"{info.model}:latest" not in offered:
-        return (
-            False,
-            f"server at {url} does not offer it; {provider.start_hint.format(model=info.model)}",
-        )
+    hint = provider.start_hint.format(model=info.model)
+    if isinstance(offered, str):
+        return False, f"{offered}; {hint}"
+    if info.model not in offered and f"{info.model}:latest" not in offered:
+        return False, f"server at {url} does not offer it; {hint}"
     return True, f"server answering at {url}"
