@@ -89,12 +89,24 @@ def bwrap_problem() -> str | None:
 
 
 @functools.cache
-def unshare_problem() -> str | None:
-    """None when ``unshare -n`` is permitted here; otherwise why not."""
-    exe = shutil.which("unshare")
-    if exe is None:
+def unshare_flags() -> tuple[str, ...] | str:
+    """The ``unshare`` flags that give a private network here (``-n``, or ``-rn`` through a
+    user namespace when not privileged); a string saying why not when neither works."""
+    if shutil.which("unshare") is None:
         return "unshare not installed"
-    return _works([exe, "-n", "--", "true"])
+    problems = []
+    for flags in (("-n",), ("-r", "-n")):
+        problem = _works(["unshare", *flags, "--", "true"])
+        if problem is None:
+            return flags
+        problems.append(problem)
+    return "; ".join(problems)
+
+
+def unshare_problem() -> str | None:
+    """None when ``unshare`` can give a private network here; otherwise why not."""
+    flags = unshare_flags()
+    return flags if isinstance(flags, str) else None
 
 
 def choose(requested: Requested, allow_net: bool) -> Isolation:
@@ -168,7 +180,10 @@ def bwrap_argv(
 
 def unshare_argv(argv: Sequence[str], *, allow_net: bool) -> list[str]:
     """``unshare -n`` around ``argv`` (unchanged when the network is allowed)."""
-    return list(argv) if allow_net else ["unshare", "-n", "--", *argv]
+    flags = unshare_flags()
+    if allow_net or isinstance(flags, str):
+        return list(argv)
+    return ["unshare", *flags, "--", *argv]
 
 
 def _is_within(path: Path, parent: Path) -> bool:
