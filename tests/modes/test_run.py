@@ -220,3 +220,14 @@ def test_log_shows_the_last_run(
     kinds = [json.loads(line)["kind"] for line in events.read_text().splitlines()]
     assert kinds[0] == "run.start" and kinds[-1] == "run.end"
     assert "gate.result" in kinds and "txn.commit" in kinds
+
+
+def test_the_tests_the_task_names_are_read_only(
+    shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
+) -> None:
+    weakened = (shop_repo / "tests" / "test_pricing.py").read_text().replace("150.0", "50.0")
+    replies = script([whole(weakened, "tests/test_pricing.py") + whole(shop.FIXED), "fix: d"])
+    code, out = run(shop_repo, replies, "--edit-format", "whole")
+    assert code == 0, out
+    assert out["files_changed"] == ["shop/pricing.py"]
+    assert "150.0" in (shop_repo / "tests" / "test_pricing.py").read_text()

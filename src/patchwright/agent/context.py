@@ -42,6 +42,9 @@ _LANGS = {
 }
 
 
+_PROSE = frozenset({".md", ".rst", ".txt", ".adoc"})
+
+
 def approx_tokens(text: str) -> int:
     """A fast, slightly pessimistic token estimate for code (about 3.5 characters a token)."""
     return max(1, int(len(text) / 3.5))
@@ -106,7 +109,8 @@ def _candidates(req: ContextRequest) -> list[tuple[str, str]]:
         add(path, "ranked by the index")
     ranked = rank_files(req.task + "\n" + req.failure_output, req.texts)
     best = ranked[0][1] if ranked else 0.0
-    for path, score in ranked[: req.max_keyword_files]:
+    code = [(p, sc) for p, sc in ranked if PurePosixPath(p).suffix.lower() not in _PROSE]
+    for path, score in code[: req.max_keyword_files]:
         if score >= 0.35 * best:
             add(path, "keyword relevance")
     return ordered

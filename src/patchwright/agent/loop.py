@@ -75,6 +75,7 @@ class Solver:
     messages: list[Message] = field(default_factory=list)
     actions: list[dict[str, Any]] = field(default_factory=list)
     on_step: Callable[[], None] = lambda: None
+    pending_notes: list[str] = field(default_factory=list)
 
     def ask(self, opts: SolveOptions, phase: str) -> Reply:
         self.bus.emit("model.request", phase=phase, messages=len(self.messages))
@@ -108,6 +109,8 @@ class Solver:
                 }
             )
             self.on_step()
+            if attempt.ok and attempt.notes:
+                self.pending_notes.extend(attempt.notes)
             if attempt.ok:
                 self.bus.emit(
                     "edit.applied", iteration=iteration, paths=attempt.applied, notes=attempt.notes
@@ -158,7 +161,9 @@ class Solver:
             if not check.ok:
                 txn.rollback()
                 self.bus.emit("txn.rollback", iteration=iteration, reason="gates failed")
-                repair = render("repair", task=opts.task, failures=check.summary, fmt=opts.fmt)
+                failures = "\n".join([*self.pending_notes, check.summary])
+                self.pending_notes.clear()
+                repair = render("repair", task=opts.task, failures=failures, fmt=opts.fmt)
                 self.messages.append({"role": "user", "content": repair})
                 self.actions.append(
                     {"iteration": iteration, "gates": "failed", "summary": check.summary}

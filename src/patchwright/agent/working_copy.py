@@ -45,10 +45,17 @@ class Attempt:
 class WorkingCopy:
     """Original and current text of every file the model has edited so far."""
 
-    def __init__(self, repo_files: Sequence[str], read: Reader, confine: Confiner) -> None:
+    def __init__(
+        self,
+        repo_files: Sequence[str],
+        read: Reader,
+        confine: Confiner,
+        protected: Sequence[str] = (),
+    ) -> None:
         self._repo_files = list(repo_files)
         self._read = read
         self._confine = confine
+        self.protected = set(protected)
         self.originals: dict[str, TextFile | None] = {}
         self.current: dict[str, str | None] = {}
 
@@ -79,12 +86,29 @@ class WorkingCopy:
             edits = self._resolve(parsed.edits)
         except (EditError, OSError, ValueError) as exc:
             return Attempt(kind="failed", feedback=f"{exc}\nUse a path of the repository.")
+        notes = self._drop_protected_changes(edits)
+        edits = [e for e in edits if e.path not in self.protected]
+        if not edits:
+            return Attempt(kind="failed", feedback=" ".join(notes) + " Change the code instead.")
         texts = {edit.path: self.text(edit.path) for edit in edits}
         outcome = apply_edits(edits, texts)
         if not outcome.ok:
             return Attempt(kind="failed", feedback=render_retry_message(outcome), outcome=outcome)
         self.current.update(outcome.new_texts)
-        return Attempt(applied=sorted(outcome.new_texts), outcome=outcome, notes=outcome.notes)
+        return Attempt(
+            applied=sorted(outcome.new_texts), outcome=outcome, notes=[*notes, *outcome.notes]
+        )
+
+    def _drop_protected_changes(self, edits: Sequence[Edit]) -> list[str]:
+        """Notes for edits that would change a protected file (the tests the task must pass)."""
+        notes: list[str] = []
+        for edit in edits:
+            if edit.path in self.protected and edit.replace != (self.text(edit.path) or ""):
+                notes.append(
+                    f"{edit.path} holds the tests the task must make pass; it is read-only, "
+                    "so your change to it was ignored."
+                )
+        return sorted(set(notes))
 
     def changed_paths(self) -> list[str]:
         return sorted(p for p, text in self.current.items() if text != self._original_text(p))

@@ -126,13 +126,13 @@ def _solve(
     ctx = build_context(ws.root, req)
     fmt = choose_format(opts.edit_format, ws.model.name, [t.count("\n") for t in ctx_texts(ctx)])
     bus.emit("context.built", files=ctx.paths, omitted=ctx.omitted, tokens=ctx.tokens, fmt=fmt)
-    working = WorkingCopy(sorted(texts), ws.read_file, ws.confine)
+    targets = target_tests(baseline, opts.task)
+    protected = _protected_tests(baseline, targets, opts.task)
+    working = WorkingCopy(sorted(texts), ws.read_file, ws.confine, protected)
     solver = Solver(
         model=ws.model,
         working=working,
-        checker=GateChecker(
-            ws.root, sandbox, baseline, bus, ws.test_cmd, target_tests(baseline, opts.task)
-        ),
+        checker=GateChecker(ws.root, sandbox, baseline, bus, ws.test_cmd, targets),
         new_txn=lambda: Transaction(ws.root),
         bus=bus,
         approve=make_approver(
@@ -165,6 +165,22 @@ def _solve(
         ]
     )
     return solver, SolveOptions(opts.task, fmt, opts.max_iter, reply_tokens=reply_tokens), fmt
+
+
+_CHANGE_TESTS = ("test", "tests", "spec")
+
+
+def _protected_tests(baseline: Any, targets: set[str], task: str) -> list[str]:
+    """Files of the target tests: read-only unless the task asks to change tests."""
+    lowered = task.lower()
+    if any(
+        f"{verb} the {noun}" in lowered or f"{verb} {noun}" in lowered
+        for verb in ("update", "change", "rewrite", "edit", "add", "write")
+        for noun in _CHANGE_TESTS
+    ):
+        return []
+    cases = baseline.tests.cases if baseline.tests else {}
+    return sorted({cases[t].path for t in targets if t in cases and cases[t].path})
 
 
 def ctx_texts(ctx: Any) -> list[str]:
