@@ -21,14 +21,6 @@ _NETWORK = (
     "Connection refused",
     "ECONNREFUSED",
 )
-_PROCESS = (
-    "Resource temporarily unavailable",
-    "BlockingIOError",
-    "fork: retry",
-    "Cannot fork",
-    "can't fork",
-    "EAGAIN",
-)
 _FILE_SIZE = ("File too large", "File size limit exceeded", "EFBIG")
 _CPU = ("CPU time limit exceeded",)
 _MEMORY = ("MemoryError", "Cannot allocate memory", "std::bad_alloc", "out of memory")
