@@ -62,8 +62,28 @@ def test_a_fix_passes_and_is_reported_in_the_table(tmp_path: Path) -> None:
     (root / "calc.py").write_text(CALC)  # the unused import is gone
     code, out = run("--repo", str(root), "--test-cmd", "true")
     assert code == 0, out
-    assert "syntax" in out and "passed" in out
+    header = next(line for line in out.splitlines() if "gate" in line and "status" in line)
+    assert [w for w in header.replace("┃", " ").split()] == [
+        "gate", "status", "new", "fixed", "seconds", "notes"
+    ]  # fmt: skip
+    rows = {cells[0]: cells[1:3] for cells in _rows(out)}
+    assert rows == {"syntax": ["passed", "0"], "lint": ["passed", "0"],
+                    "types": ["skipped", "0"], "tests": ["passed", "0"]}  # fmt: skip
     assert "fixed lint: calc.py:1: [F401] `os` imported but unused" in out
+    # the gates' scratch files are kept out of the user's `git status`
+    status = subprocess.run(["git", "-C", str(root), "status", "--porcelain"],
+                            capture_output=True, text=True, check=True).stdout  # fmt: skip
+    assert status.strip() == "M calc.py"
+
+
+def _rows(table: str) -> list[list[str]]:
+    """The first cells of each table row that starts a gate (not a wrapped line)."""
+    rows = []
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.split("│")[1:-1]]
+        if cells and cells[0]:
+            rows.append(cells)
+    return rows
 
 
 def test_usage_errors_exit_2(tmp_path: Path) -> None:

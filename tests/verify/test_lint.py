@@ -80,3 +80,20 @@ def test_missing_node_skips_with_the_reason(
     assert result.status == "skipped"
     assert "node is not on PATH" in (result.reason or "")
     assert os.environ["PATH"] == str(empty)
+
+
+def test_missing_ruff_skips_with_the_reason(
+    monkeypatch: pytest.MonkeyPatch, write: Callable[..., None],
+    baseline: Callable[..., Baseline], check: Callable[..., Any],
+) -> None:  # fmt: skip
+    import patchwright.verify.lint as lint
+    from patchwright.verify.tools import python_tool
+
+    assert python_tool("patchwright_no_such_linter") is None  # the real lookup finds nothing
+    monkeypatch.setattr(lint, "python_tool", lambda module: python_tool(f"no_such_{module}"))
+    write({"m.py": "x = 1\n"})
+    base = baseline()
+    write({"m.py": "import os\nx = 2\n"})
+    result = check(base, ["m.py"], gates=GATE)["lint"]
+    assert result.status == "skipped"
+    assert result.reason == "ruff is not installed: Python files not linted"

@@ -29,6 +29,11 @@ def test_preexisting_failure_does_not_block_a_new_one_does_a_fix_is_reported(
     base = baseline()
     assert base.failing_tests == {"tests/test_calc.py::test_sub"}
     assert "assert 8 == 2" in base.failure_output
+    # what the agent loop reads from a baseline case: where the test is and why it failed
+    assert base.tests is not None
+    case = base.tests.cases["tests/test_calc.py::test_sub"]
+    assert case.path == "tests/test_calc.py" and case.line == 8  # the def line
+    assert case.outcome == "failed" and "assert 8 == 2" in case.message
 
     # break add(): two newly failing tests, the old one is not listed
     write({"calc.py": CODE.replace("return a + b\n\n", "return a * b + 1\n\n", 1)})
@@ -114,6 +119,8 @@ def test_exit_code_runners_compare_with_the_baseline_verdict(
     assert result.status == "failed" and result.new_problems[0].code == "run"
 
     broken = baseline(test_cmd=cmd)  # the suite already fails at baseline time
+    assert broken.failing_tests == set()  # no per-test outcomes, but the failure is told
+    assert broken.failure_output.startswith("bash check.sh exited 1")
     result = check(broken, ["state.txt"], gates=GATE, test_cmd=cmd)["tests"]
     assert result.status == "passed"
     assert "cannot be told apart" in (result.reason or "")

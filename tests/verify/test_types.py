@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from patchwright.verify import Baseline, TypesGate
 from patchwright.verify.typecheck import has_type_hints, parse_mypy
 
@@ -53,3 +55,18 @@ def test_type_hint_detection_and_output_parsing() -> None:
     )
     (p,) = parse_mypy(out, {"a.py"})
     assert (p.line, p.code, p.message) == (3, "assignment", "Incompatible types in assignment")
+
+
+def test_missing_mypy_skips_with_the_reason(
+    monkeypatch: pytest.MonkeyPatch, write: Callable[..., None],
+    baseline: Callable[..., Baseline], check: Callable[..., Any],
+) -> None:  # fmt: skip
+    import patchwright.verify.typecheck as typecheck
+    from patchwright.verify.tools import python_tool
+
+    monkeypatch.setattr(typecheck, "python_tool", lambda module: python_tool(f"no_such_{module}"))
+    write({"mypy.ini": MYPY_INI, "m.py": OLD})
+    base = baseline()
+    write({"m.py": OLD + "\ny: str = 1\n"})
+    result = check(base, ["m.py"], gates=GATE)["types"]
+    assert result.status == "skipped" and result.reason == "mypy is not installed"

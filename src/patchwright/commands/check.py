@@ -116,6 +116,7 @@ def register(app: typer.Typer) -> None:
             if head is None:
                 _fail_usage("the repository has no commit yet: commit once, then run check")
             touched = GitRepo(root).dirty_files()
+            git.ensure_excluded()  # the gates' scratch files under .patchwright/ stay unseen
         except GitError as exc:
             _fail_usage(str(exc))
         assert head is not None
@@ -123,12 +124,20 @@ def register(app: typer.Typer) -> None:
         with tempfile.TemporaryDirectory(prefix="patchwright-check-") as tmp:
             export = Path(tmp).resolve()
             _export_head(root, export)
-            baseline = take_baseline(export, Sandbox(export), test_cmd=cmd,
-                                     smoke_seconds=smoke or None, test_timeout=test_timeout,
-                                     extra_env=_baseline_env(export))  # fmt: skip
-        results = run_gates(root, Sandbox(root), baseline, touched=touched, test_cmd=cmd,
-                            stop_on_failure=False, smoke_seconds=smoke or None,
-                            test_timeout=test_timeout)  # fmt: skip
+            old_box = Sandbox(export)
+            try:
+                baseline = take_baseline(export, old_box, test_cmd=cmd,
+                                         smoke_seconds=smoke or None, test_timeout=test_timeout,
+                                         extra_env=_baseline_env(export))  # fmt: skip
+            finally:
+                old_box.close()
+        box = Sandbox(root)
+        try:
+            results = run_gates(root, box, baseline, touched=touched, test_cmd=cmd,
+                                stop_on_failure=False, smoke_seconds=smoke or None,
+                                test_timeout=test_timeout)  # fmt: skip
+        finally:
+            box.close()
         if as_json:
             typer.echo(json.dumps(_payload(results, touched, head, baseline)))
         else:

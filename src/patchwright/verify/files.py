@@ -56,7 +56,8 @@ def old_problems(
     notes: list[str],
 ) -> list[Problem]:
     """The baseline's problems of ``path`` for ``gate`` (a memo label), computed on the old
-    text (``check(path, old_text)``) and memoized in the baseline. Unchanged text: the current problems are the old ones."""
+    text (``check(path, old_text)``) and memoized in the baseline. Unchanged text: the
+    current problems are the old ones."""
     base = ctx.baseline
     if not base.knows(path):
         notes.append(f"no baseline for {path} (not kept), its problems count as new")
