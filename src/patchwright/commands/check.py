@@ -95,7 +95,9 @@ def register(app: typer.Typer) -> None:
         smoke: float = typer.Option(
             0.0, "--smoke", min=0.0, help="Also start the program for this many seconds."
         ),
-        test_timeout: float = typer.Option(600.0, "--test-timeout", min=1.0),
+        test_timeout: float = typer.Option(
+            600.0, "--test-timeout", min=1.0, help="Seconds before a test run is stopped."
+        ),
     ) -> None:
         """Run the syntax, lint, type and test gates on your changes, against the last commit.
 
