@@ -93,23 +93,28 @@ class BM25Index:
             self.model.index(corpus, show_progress=False)
 
     @classmethod
-    def build(cls, root: Path, symbols: Mapping[str, FileSymbols]) -> BM25Index:
-        """Read each code file once and index its chunks."""
+    def build(cls, root: Path, symbols: Mapping[str, FileSymbols]) -> tuple[BM25Index, BM25Index]:
+        """Read each code file once; index its chunks, and the whole files."""
         chunks: list[Chunk] = []
         texts: list[str] = []
+        files: list[Chunk] = []
+        file_texts: list[str] = []
         for path, fs in symbols.items():
             if fs.language in ("text", "binary"):
                 continue
             try:
-                lines = (root / path).read_text("utf-8", "replace").split("\n")
+                text = (root / path).read_text("utf-8", "replace")
             except OSError:
                 continue
+            lines = text.split("\n")
             header = " ".join(path.replace("/", " ").replace(".", " ").split())
+            files.append(Chunk(path, 1, len(lines), "", 1))
+            file_texts.append(f"{header}\n{text}")
             for chunk in chunks_of(fs, len(lines)):
                 chunks.append(chunk)
                 body = "\n".join(lines[chunk.start - 1 : chunk.end])
                 texts.append(f"{header} {chunk.name}\n{body}")
-        return cls(chunks, texts)
+        return cls(chunks, texts), cls(files, file_texts)
 
     def chunk_scores(self, query: str) -> list[tuple[Chunk, float]]:
         """Every chunk with a positive score, best first."""

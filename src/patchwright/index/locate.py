@@ -61,6 +61,7 @@ class Weights:
     """Per-method weights of the reciprocal rank fusion, and its constant."""
 
     bm25: float = 1.0
+    bm25_file: float = 0.5
     mentions: float = 1.0
     identifiers: float = 0.5
     pagerank: float = 0.3

@@ -50,6 +50,7 @@ class RepoIndex:
         self._store = SymbolStore(self.cache_dir / "symbols.sqlite")
         self._symbols: dict[str, FileSymbols] | None = None
         self._bm25: BM25Index | None = None
+        self._bm25_files: BM25Index | None = None
         self._semantic: object | None = None
         self.semantic_note: str | None = None
 
@@ -61,7 +62,7 @@ class RepoIndex:
         stats = update_store(self.root, self._store, progress, max_file_bytes=self.max_file_bytes)
         if stats.parsed or stats.removed or self._symbols is None:
             self._symbols = {fs.path: fs for fs in self._store.symbols()}
-            self._bm25 = None
+            self._bm25 = self._bm25_files = None
         return stats
 
     @property
@@ -128,8 +129,14 @@ class RepoIndex:
     def bm25(self) -> BM25Index:
         """The BM25 index over code chunks (built on first use after a change)."""
         if self._bm25 is None:
-            self._bm25 = BM25Index.build(self.root, self.symbols)
+            self._bm25, self._bm25_files = BM25Index.build(self.root, self.symbols)
         return self._bm25
+
+    def bm25_files(self) -> BM25Index:
+        """The BM25 index over whole code files (built with the chunk index)."""
+        self.bm25()
+        assert self._bm25_files is not None
+        return self._bm25_files
 
     def search(self, query: str, *, mode: str = "auto", k: int = 20) -> list[Hit]:
         """Search by ``mode``: exact, regex, fuzzy (paths), bm25, semantic, or auto
@@ -205,8 +212,10 @@ class RepoIndex:
         bm25_files: dict[str, float] = {}
         for chunk, score in chunk_hits:
             bm25_files.setdefault(chunk.path, score)
+        whole = [c.path for c, _ in self.bm25_files().chunk_scores(text)]
         rankings = {
             "bm25": list(bm25_files),
+            "bm25_file": whole,
             "mentions": locate.ranked(found.files),
             "identifiers": locate.ranked(
                 mentions.identifier_file_scores(found.identifiers, symbols)
