@@ -283,3 +283,17 @@ def test_timeout_kills_the_whole_tree(
     line = f"(exec -a {marker}-a sleep 300 &); bash -c 'exec -a {marker}-b sleep 300'"
     result = make_sandbox(mode).run(line, timeout=0.5)
     assert result.timed_out and survivors(marker) == []
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_grandchild_that_leaves_the_session_and_clears_its_environment(
+    make_sandbox: MakeSandbox, survivors: Survivors, mode: str
+) -> None:
+    sandbox = make_sandbox(mode)
+    if not sandbox.layer.pid_namespace and "cgroup" not in sandbox.isolation:
+        pytest.skip(f"neither a pid namespace nor a pids cgroup: {sandbox.isolation}")
+    marker = f"escape-{uuid.uuid4().hex}"
+    line = f"setsid env -i bash -c 'exec -a {marker} sleep 300' >/dev/null 2>&1 & echo started"
+    result = sandbox.run(line, timeout=20)
+    assert result.ok and result.seconds < 5
+    assert survivors(marker) == []

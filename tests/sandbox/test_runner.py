@@ -29,9 +29,12 @@ def test_runs_an_argv_without_a_shell(make_sandbox: MakeSandbox) -> None:
     assert result.ok and result.stdout == "$(not expanded) a b\n"
 
 
-def test_feeds_stdin_and_honours_cwd_and_extra_env(make_sandbox: MakeSandbox, repo: Path) -> None:
+@pytest.mark.parametrize("mode", MODES)
+def test_feeds_stdin_and_honours_cwd_and_extra_env(
+    make_sandbox: MakeSandbox, repo: Path, mode: str
+) -> None:
     (repo / "sub").mkdir()
-    result = make_sandbox().run(
+    result = make_sandbox(mode).run(
         'read line; echo "$line $GREETING $(basename "$PWD")"',
         stdin="hi\n",
         cwd=Path("sub"),

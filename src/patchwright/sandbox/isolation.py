@@ -48,6 +48,7 @@ class Isolation:
     network: bool
     filesystem: bool
     notes: tuple[str, ...] = field(default=())
+    pid_namespace: bool = False
 
     def describe(self) -> str:
         """One plain sentence, e.g. for ``Sandbox.isolation`` and the model."""
@@ -56,7 +57,8 @@ class Isolation:
             text += ", network off" if self.network else ", network allowed"
         elif self.mode == "unshare":
             net = "network off" if self.network else "network allowed"
-            text = f"unshare: {net}; the filesystem is NOT confined"
+            pids = ", own pid namespace" if self.pid_namespace else ""
+            text = f"unshare: {net}{pids}; the filesystem is NOT confined"
         else:
             text = "none: network isolation is unavailable and the filesystem is NOT confined"
         return text + "".join(f" ({note})" for note in self.notes)
@@ -88,14 +90,22 @@ def bwrap_problem() -> str | None:
     )
 
 
+_PID_NS = ("-p", "-f", "--kill-child", "--mount-proc")
+# sh as the namespace's init: the command runs as its child (an init ignores signals it
+# has no handler for, which would defeat rlimit signals); stdin is passed on explicitly
+# because a background job's stdin would otherwise be /dev/null.
+_INIT = 'exec 3<&0; "$@" <&3 3<&- & wait $!'
+
+
 @functools.cache
 def unshare_flags() -> tuple[str, ...] | str:
-    """The ``unshare`` flags that give a private network here (``-n``, or ``-rn`` through a
-    user namespace when not privileged); a string saying why not when neither works."""
+    """The ``unshare`` flags that work here: a private network plus, where permitted, a pid
+    namespace (so nothing outlives the command); ``-r`` (a user namespace) when not
+    privileged. A string saying why not when none works."""
     if shutil.which("unshare") is None:
         return "unshare not installed"
     problems = []
-    for flags in (("-n",), ("-r", "-n")):
+    for flags in (("-n", *_PID_NS), ("-r", "-n", *_PID_NS), ("-n",), ("-r", "-n")):
         problem = _works(["unshare", *flags, "--", "true"])
         if problem is None:
             return flags
@@ -115,13 +125,14 @@ def choose(requested: Requested, allow_net: bool) -> Isolation:
     if requested in ("auto", "bwrap"):
         problem = bwrap_problem()
         if problem is None:
-            return Isolation("bwrap", network=not allow_net, filesystem=True)
+            return Isolation("bwrap", not allow_net, True, pid_namespace=True)
         notes.append(problem)
     if requested in ("auto", "bwrap", "unshare"):
-        problem = unshare_problem()
-        if problem is None:
-            return Isolation("unshare", network=not allow_net, filesystem=False, notes=tuple(notes))
-        notes.append(problem)
+        flags = unshare_flags()
+        if not isinstance(flags, str):
+            pids = "-p" in flags
+            return Isolation("unshare", not allow_net, False, tuple(notes), pid_namespace=pids)
+        notes.append(flags)
     return Isolation("none", network=False, filesystem=False, notes=tuple(notes))
 
 
@@ -179,11 +190,15 @@ def bwrap_argv(
 
 
 def unshare_argv(argv: Sequence[str], *, allow_net: bool) -> list[str]:
-    """``unshare -n`` around ``argv`` (unchanged when the network is allowed)."""
+    """``unshare`` around ``argv``: no network (unless allowed) and its own pid namespace
+    where permitted; ``argv`` unchanged when there is nothing to add."""
     flags = unshare_flags()
-    if allow_net or isinstance(flags, str):
+    if isinstance(flags, str):
         return list(argv)
-    return ["unshare", *flags, "--", *argv]
+    chosen = [f for f in flags if not (allow_net and f == "-n")]
+    if "-p" not in chosen:
+        return ["unshare", *chosen, "--", *argv] if "-n" in chosen else list(argv)
+    return ["unshare", *chosen, "--", "/bin/sh", "-c", _INIT, "patchwright-init", *argv]
 
 
 def _is_within(path: Path, parent: Path) -> bool:

@@ -160,6 +160,8 @@ def run_process(
         sig = signal.Signals(-code)
         killed_by = killed_by or _LIMIT_SIGNALS.get(sig) or f"signal:{sig.name}"
         code = None
+    if run.killed_by is not None:
+        code = None  # we killed it: a wrapper's 128+N exit status is not the command's
     if killed_by == "process-limit":
         hit = True
     return RawRun(code, out, err, timed_out, killed_by, time.monotonic() - start, hit)
