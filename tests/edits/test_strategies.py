@@ -224,3 +224,64 @@ def test_elided_piece_ambiguity_reports_whole_file_line_numbers() -> None:
     out = run(original, search, replace)
     assert not out.ok
     assert "2, 4" in (out.results[0].message or "")
+
+
+def test_fuzzy_refuses_when_new_lines_use_a_name_the_file_renamed() -> None:
+    # The context is stale (self.cache was renamed self.user_cache): the place is
+    # found, but the new lines would reference the old name, which is not what the
+    # model meant. Refused with the stale name named.
+    original = (
+        "class Users:\n"
+        "    def __init__(self, conn):\n"
+        "        self.conn = conn\n"
+        "        self.user_cache = {}\n"
+        "\n"
+        "    def get(self, uid):\n"
+        "        if uid in self.user_cache:\n"
+        "            return self.user_cache[uid]\n"
+        "        return None\n"
+    )
+    search = original.replace("user_cache", "cache")
+    replace = search.replace(
+        "        return None\n",
+        "        user = self.conn.query(uid)\n        self.cache[uid] = user\n        return user\n",
+    )
+    out = run(original, search, replace)
+    assert not out.ok
+    assert "stale" in (out.results[0].message or "")
+    assert "cache" in (out.results[0].message or "")
+
+
+def test_fuzzy_still_applies_when_new_lines_avoid_the_stale_names() -> None:
+    original = (
+        "class Users:\n"
+        "    def __init__(self, conn):\n"
+        "        self.conn = conn\n"
+        "        self.user_cache = {}\n"
+        "\n"
+        "    def get(self, uid):\n"
+        "        return None\n"
+    )
+    search = original.replace("user_cache", "cache")
+    replace = search.replace("        return None\n", "        return self.conn.query(uid)\n")
+    text, strategy = applied(original, search, replace)
+    assert strategy == "fuzzy"
+    assert text == original.replace("return None", "return self.conn.query(uid)")
+
+
+def test_added_lines_take_the_trailing_whitespace_the_search_lost() -> None:
+    # Markdown hard breaks: the list lines end in two spaces; the model's copy lost
+    # them, so the line it adds between two such lines gets them too.
+    original = "## Needs\n\n- Python  \n- Node  \n- Docker  \n"
+    search = "## Needs\n\n- Python\n- Node\n- Docker\n"
+    replace = "## Needs\n\n- Python\n- Node\n- Redis\n- Docker\n- Make\n"
+    text, strategy = applied(original, search, replace)
+    assert strategy == "trailing_whitespace"
+    # "- Make" ends the file: no line below to agree with, so it stays as written.
+    assert text == "## Needs\n\n- Python  \n- Node  \n- Redis  \n- Docker  \n- Make\n"
+
+
+def test_added_lines_get_no_trailing_whitespace_when_the_search_had_some() -> None:
+    original = "a = 1  \nb = 2\n"
+    text, _ = applied(original, "a = 1 \nb = 2\n", "a = 1 \nc = 3\nb = 2\n")
+    assert text == "a = 1  \nc = 3\nb = 2\n"

@@ -9,6 +9,7 @@ for failure messages.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
@@ -88,6 +89,43 @@ def _align(search: Sequence[str], window: Sequence[str], offset: int) -> Alignme
     return align
 
 
+_NAME = re.compile(r"[A-Za-z_][\w-]*")
+
+
+def _names(line: str) -> set[str]:
+    return set(_NAME.findall(unicode_key(line)))
+
+
+def _stale_names_used(
+    file_lines: Sequence[str],
+    span: tuple[int, int],
+    search: Sequence[str],
+    replace: Sequence[str],
+    align: Alignment,
+) -> list[str]:
+    """Names the SEARCH context has but the file lacks, which the added lines use.
+
+    A fuzzy match whose context says ``self.cache`` where the file says
+    ``self.user_cache`` places the edit correctly, but the model's new lines would
+    reference the stale name: the code it meant is not the code it wrote.
+    """
+    window = file_lines[span[0] : span[1]]
+    everywhere = set().union(*(_names(x) for x in file_lines))
+    stale: set[str] = set()
+    for j, line in enumerate(search):
+        if j in align:
+            if unicode_key(line) != unicode_key(file_lines[align[j]]):
+                stale |= _names(line) - _names(file_lines[align[j]])
+        elif line.strip():
+            stale |= _names(line) - set().union(*(_names(x) for x in window))
+    stale -= everywhere
+    if not stale:
+        return []
+    old = {x.rstrip() for x in search}
+    added = set().union(*(_names(x) for x in replace if x.rstrip() not in old))
+    return sorted(stale & added)
+
+
 def locate_fuzzy(
     file_lines: Sequence[str], search: Sequence[str], replace: Sequence[str]
 ) -> Result | None:
@@ -119,6 +157,16 @@ def locate_fuzzy(
             f"the SEARCH text is {best.score:.0f}% similar to lines {best.start + 1}-{best.end}, "
             f"but line(s) {', '.join(map(str, stale))} of the SEARCH block, which the edit "
             "changes, differ from the file (stale context?)",
+            [],
+            "fuzzy",
+            best.start + 1,
+        )
+    stale_names = _stale_names_used(file_lines, (best.start, best.end), search, replace, align)
+    if stale_names:
+        return NotFound(
+            f"the SEARCH text is {best.score:.0f}% similar to lines {best.start + 1}-{best.end}, "
+            f"but it is stale: the new lines use {', '.join(stale_names)}, which the file "
+            "does not have there (renamed?). Copy the current lines from the file and resend.",
             [],
             "fuzzy",
             best.start + 1,
