@@ -18,3 +18,10 @@ def test_fallback_is_conventional_and_short() -> None:
     message = fallback_message("make   apply_discount return the price after the discount " * 3)
     assert message.startswith("fix: make apply_discount")
     assert len(message) <= 72
+
+
+def test_long_lines_are_cut_at_a_word_boundary() -> None:
+    line = "fix(inventory/pricing.py): apply_discount in inventory/pricing.py returns the price"
+    cleaned = clean_message(line)
+    assert cleaned is not None and len(cleaned) <= 72
+    assert line.startswith(cleaned) and line[len(cleaned)] == " "

@@ -210,7 +210,7 @@ def run_task(
                 result.diff,
             )
             if not opts.no_commit:
-                message = write_commit_message(ws.model, opts.task, result.diff)
+                message = write_commit_message(ws.model, opts.task, result.diff, bus=bus)
                 summary.commit = ws.commit(message, result.files_changed, summary.notes)
                 ws.publish(opts, message, summary.notes)
     except KeyboardInterrupt:
