@@ -3,6 +3,7 @@ baseline — a failure that was already there does not block, a new one does."""
 
 from __future__ import annotations
 
+import shlex
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -13,6 +14,9 @@ import pytest
 from patchwright.verify import Baseline, TestsGate, detect_test_command, summarize_failures
 
 GATE = [TestsGate()]
+# pytest as detected, minus third-party plugin loading (a second off each run; detection
+# itself is covered by test_runner_detection below)
+PYTEST = f"PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 {shlex.quote(sys.executable)} -m pytest -q"
 CODE = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a + b  # bug\n"
 TESTS = (
     "from calc import add, sub\n\n\n"
@@ -26,7 +30,7 @@ def test_preexisting_failure_does_not_block_a_new_one_does_a_fix_is_reported(
     write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
 ) -> None:
     write({"calc.py": CODE, "tests/test_calc.py": TESTS})
-    base = baseline()
+    base = baseline(test_cmd=PYTEST)
     assert base.failing_tests == {"tests/test_calc.py::test_sub"}
     assert "assert 8 == 2" in base.failure_output
     # what the agent loop reads from a baseline case: where the test is and why it failed
@@ -75,7 +79,7 @@ def test_a_test_module_that_stops_importing_is_a_new_failure(
         "tests/test_a.py": "def test_a():\n    assert True\n",
         "tests/test_b.py": "import json\n\n\ndef test_b():\n    assert json\n",
     })  # fmt: skip
-    base = baseline()
+    base = baseline(test_cmd=PYTEST)
     assert base.failing_tests == set()
     write({"tests/test_b.py": "import jsonn\n\n\ndef test_b():\n    assert jsonn\n"})
     result = check(base, ["tests/test_b.py"], gates=GATE)["tests"]
