@@ -58,12 +58,16 @@ def covers_match(
     """True when the file already holds REPLACE around the place SEARCH matched.
 
     That is the signature of a block applied before (REPLACE extends SEARCH): applying
-    it again would duplicate the added lines.
+    it again would duplicate the added lines. Only the lines around the match are
+    searched (a copy of REPLACE elsewhere in the file does not make this one applied).
     """
     if len([x for x in replace if x.strip()]) <= len([x for x in search if x.strip()]):
         return False
-    res = locate_lines(file_lines, replace, replace)
-    return isinstance(res, Found) and res.start <= found.start and res.end >= found.end
+    # Only the neighbourhood of the match can hold a REPLACE that covers it.
+    reach = 2 * len(replace) + 20
+    lo = max(0, found.start - reach)
+    res = locate_lines(file_lines[lo : found.end + reach], replace, replace)
+    return isinstance(res, Found) and lo + res.start <= found.start and lo + res.end >= found.end
 
 
 __all__ = ["Found", "NotFound", "already_present", "covers_match", "locate"]
