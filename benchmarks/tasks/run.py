@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -146,6 +147,11 @@ def run_one(task: Task, args: argparse.Namespace) -> dict[str, object]:
             out = {"outcome": "error", "stdout": proc.stdout[-500:]}
         wall = time.monotonic() - started
         passed = judge(task, repo, timeout=120)
+        if args.keep_records:
+            keep = args.keep_records / task.task_id.replace("/", "_")
+            shutil.rmtree(keep, ignore_errors=True)
+            if (repo / ".patchwright" / "runs").is_dir():
+                shutil.copytree(repo / ".patchwright" / "runs", keep)
     usage = out.get("usage") or {}
     tokens = int(usage.get("prompt_tokens", 0)) + int(usage.get("completion_tokens", 0))  # type: ignore[union-attr]
     return {
@@ -194,6 +200,12 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=900)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--report-only", action="store_true")
+    parser.add_argument(
+        "--keep-records",
+        type=Path,
+        default=None,
+        help="copy each task's run record (events, trajectory) here",
+    )
     args = parser.parse_args()
     out = args.out or PROJECT / ".bench-cache" / f"tasks-{args.tasks.stem}-{args.edit_format}.jsonl"
     out.parent.mkdir(parents=True, exist_ok=True)
