@@ -285,3 +285,39 @@ def test_added_lines_get_no_trailing_whitespace_when_the_search_had_some() -> No
     original = "a = 1  \nb = 2\n"
     text, _ = applied(original, "a = 1 \nb = 2\n", "a = 1 \nc = 3\nb = 2\n")
     assert text == "a = 1  \nc = 3\nb = 2\n"
+
+
+def test_elided_piece_matching_exactly_elsewhere_is_not_trusted_when_siblings_needed_reindent() -> (
+    None
+):
+    # Regression (corpus seed 11, #265): the model dropped 4 spaces of indentation.
+    # Its first piece '"""' then matched the module docstring exactly (line 3), while
+    # the second piece needed indentation ignored. Compared as loosely as the second
+    # piece, the first matches twice: refused, never applied at the top of the file.
+    original = (
+        '"""Module."""\n'
+        "\n"
+        '"""\n'
+        "\n"
+        "def f():\n"
+        '    """Doc.\n'
+        '    """\n'
+        "\n"
+        "    raise ValueError(\n"
+        '        "bad"\n'
+        "    )\n"
+    )
+    search = '"""\n\n# ... existing code ...\n    "bad"\n)\n'
+    replace = '# note\n"""\n\n# ... existing code ...\n    "bad"\n)\n'
+    out = run(original, search, replace)
+    assert not out.ok
+    assert out.new_texts == {}
+
+
+def test_elided_pieces_all_reindented_the_same_way_still_apply() -> None:
+    original = "def f():\n    a = 1\n    b = 2\n    c = 3\n    d = 4\n"
+    search = "a = 1\n# ...\nd = 4\n"
+    replace = "a = 10\n# ...\nd = 4\n"
+    text, strategy = applied(original, search, replace)
+    assert strategy == "elision"
+    assert text == original.replace("a = 1\n", "a = 10\n")

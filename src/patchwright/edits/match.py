@@ -32,12 +32,17 @@ Alignment = dict[int, int]  # search line index -> file line index
 
 @dataclass(frozen=True)
 class Found:
-    """SEARCH found: ``lines`` replace ``file[start:end]``; ``strategy`` names how."""
+    """SEARCH found: ``lines`` replace ``file[start:end]``; ``strategy`` names how.
+
+    ``level`` ranks the line key that placed it: 0 exact, ``i + 1`` for
+    ``STRATEGIES[i]``, ``SUBSTRING_LEVEL`` for a fragment of a line.
+    """
 
     start: int
     end: int
     lines: list[str]
     strategy: str
+    level: int = 0
 
 
 @dataclass(frozen=True)
@@ -67,6 +72,7 @@ STRATEGIES: tuple[_Strategy, ...] = (
     _Strategy("unicode", unicode_key, True),
     _Strategy("whitespace_insensitive", nospace_key, True),
 )
+SUBSTRING_LEVEL = len(STRATEGIES) + 1
 STRATEGY_NAMES = (
     "exact",
     "trailing_whitespace",
@@ -99,6 +105,18 @@ def _occurrences(hay: Sequence[str], needle: Sequence[str]) -> list[int]:
         if hay[i] == first and list(hay[i : i + m]) == list(needle):
             out.append(i)
     return out
+
+
+def key_at(level: int) -> tuple[Key, bool]:
+    """The line key (and whether blank lines are skipped) of a strategy level.
+
+    Each key coarsens the one before, so matches at a level include every match at
+    the stricter levels. The substring level has no line key: the loosest one stands in.
+    """
+    if level <= 0:
+        return (lambda x: x), False
+    strat = STRATEGIES[min(level, len(STRATEGIES)) - 1]
+    return strat.key, strat.ignore_blank
 
 
 def find_alignments(
@@ -262,7 +280,7 @@ def _substring(
     i, pos = hits[0]
     line = file_lines[i]
     new = line[:pos] + (replace[0] if replace else "") + line[pos + len(needle) :]
-    return Found(i, i + 1, [new] if new.strip() or replace else [], "substring")
+    return Found(i, i + 1, [new] if new.strip() or replace else [], "substring", SUBSTRING_LEVEL)
 
 
 def changed_lines(search: Sequence[str], replace: Sequence[str]) -> set[int]:
@@ -344,7 +362,8 @@ def _relaxed(
             return ascii_punctuation(base(line))
 
     span = (min(align.values()), max(align.values()) + 1)
-    return Found(*span, transplant(file_lines, span, search, replace, align, convert), name)
+    lines = transplant(file_lines, span, search, replace, align, convert)
+    return Found(*span, lines, name, STRATEGIES.index(strat) + 1)
 
 
 def locate_lines(
