@@ -164,6 +164,17 @@ def test_failure_while_journaling_touches_nothing_and_rolls_back_cleanly(repo: P
     with pytest.raises(TransactionError, match="not a regular file"):
         tx.write()
     assert snapshot(repo) == before
-    tx.rollback()
-    assert snapshot(repo) == before
+    assert tx.state == "rolled_back"
     assert recover(repo) == []
+
+
+def test_a_failed_later_write_rolls_back_the_earlier_ones_too(repo: Path) -> None:
+    before = snapshot(repo)
+    os.mkfifo(repo / "pipe")
+    tx = Transaction(repo)
+    tx.stage({"a.txt": b"first write"})
+    tx.write()
+    tx.stage({"pipe": b"data"})
+    with pytest.raises(TransactionError, match="rolled back"):
+        tx.write()
+    assert snapshot(repo) == before

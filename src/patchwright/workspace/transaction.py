@@ -95,11 +95,9 @@ class Transaction:
         """Journal, then put every staged change on disk atomically. On failure the whole
         transaction is rolled back and :class:`TransactionError` is raised."""
         self._check_open()
-        pending = self._journal(self._pending)
-        self._pending = {}
-        if not pending:
-            return
         try:
+            pending = self._journal(self._pending)
+            self._pending = {}
             self._apply(pending)
         except Exception as exc:
             self.rollback()
