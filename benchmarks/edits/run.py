@@ -17,7 +17,9 @@ import json
 import time
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from patchwright.edits import (
     Edit,
@@ -42,92 +44,118 @@ def _outside(original: list[str], new: list[str], start: int, end: int) -> bool:
     return new[:start] != original[:start] or new[len(new) - tail :] != original[end:]
 
 
+@dataclass
+class _Verdict:
+    result: str
+    strategy: str
+    wall_us: float | None = None
+    cpu_us: float | None = None
+    restored: bool = False
+
+
+@dataclass
+class _Repos:
+    """File listings and texts of the package trees the corpus was cut from (read once)."""
+
+    listings: dict[str, list[str]] = field(default_factory=dict)
+    texts: dict[tuple[str, str], str] = field(default_factory=dict)
+
+    def files(self, root: str) -> list[str]:
+        if root not in self.listings:
+            found = Path(root).rglob("*.py")
+            self.listings[root] = sorted(p.relative_to(root).as_posix() for p in found)
+        return self.listings[root]
+
+    def text(self, root: str, path: str) -> str:
+        if (root, path) not in self.texts:
+            self.texts[root, path] = (Path(root) / path).read_text(encoding="utf-8")
+        return self.texts[root, path]
+
+
+def _resolve(case: dict[str, Any], repos: _Repos) -> str | None:
+    root = case["root"]
+    edit = Edit(case["raw_path"], "replace", case["search"], case["replace"], "bench")
+    try:
+        return resolve_path(case["raw_path"], repos.files(root), must_exist=True)
+    except PathResolutionError as exc:  # ambiguous: pick the one file the SEARCH fits
+        texts = {c: repos.text(root, c) for c in exc.candidates[:10]}
+        return pick_by_content(edit, texts)
+    except EditError:
+        return None
+
+
+def _evaluate(case: dict[str, Any], repos: _Repos) -> _Verdict:
+    """Resolve and apply one block as the engine would; compare with the ground truth."""
+    text = repos.text(case["root"], case["path"])
+    original = text.split("\n")
+    expected = "\n".join([*original[: case["start"]], *case["new_lines"], *original[case["end"] :]])
+    if case["crlf_file"]:
+        text, expected = text.replace("\n", "\r\n"), expected.replace("\n", "\r\n")
+    t0, c0 = time.perf_counter(), time.process_time()
+    resolved = _resolve(case, repos)
+    if resolved is None:
+        return _Verdict("refused", "path")
+    if resolved != case["path"]:
+        return _Verdict("wrong_place", "path")
+    edit = Edit(resolved, "replace", case["search"], case["replace"], "bench")
+    out = apply_edits([edit], {resolved: text})
+    wall, cpu = (time.perf_counter() - t0) * 1e6, (time.process_time() - c0) * 1e6
+    strategy = out.results[0].strategy or out.results[0].status
+    if not out.ok:
+        return _Verdict("refused", strategy, wall, cpu)
+    got = _without_restored(out.new_texts.get(resolved, text) or "", out.notes)
+    if got == expected:
+        result = "correct"
+    elif _outside(original, got.replace("\r\n", "\n").split("\n"), case["start"], case["end"]):
+        result = "wrong_place"
+    else:
+        result = "wrong_content"
+    return _Verdict(result, strategy, wall, cpu, bool(out.notes))
+
+
 def run_corpus(path: Path) -> None:
     cases = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
-    files_cache: dict[str, list[str]] = {}
-    text_cache: dict[tuple[str, str], str] = {}
+    repos = _Repos()
     outcome: Counter[str] = Counter()
     by_strategy: dict[str, Counter[str]] = defaultdict(Counter)
     by_defect: dict[str, Counter[str]] = defaultdict(Counter)
-    micros: list[float] = []
+    wall: list[float] = []
     cpu: list[float] = []
     bad: list[str] = []
     restored = 0
     for case in cases:
-        root = case["root"]
-        if root not in files_cache:
-            files_cache[root] = sorted(
-                p.relative_to(root).as_posix() for p in Path(root).rglob("*.py")
-            )
-        key = (root, case["path"])
-        if key not in text_cache:
-            text_cache[key] = (Path(root) / case["path"]).read_text(encoding="utf-8")
-        text = text_cache[key]
-        original = text.split("\n")
-        expected_lines = [*original[: case["start"]], *case["new_lines"], *original[case["end"] :]]
-        expected = "\n".join(expected_lines)
-        if case["crlf_file"]:
-            text, expected = text.replace("\n", "\r\n"), expected.replace("\n", "\r\n")
-        t0, c0 = time.perf_counter(), time.process_time()
-        edit = Edit(case["raw_path"], "replace", case["search"], case["replace"], "bench")
-        try:
-            resolved: str | None = resolve_path(
-                case["raw_path"], files_cache[root], must_exist=True
-            )
-        except PathResolutionError as exc:  # ambiguous: pick the one file the SEARCH fits
-            texts = {c: (Path(root) / c).read_text(encoding="utf-8") for c in exc.candidates[:10]}
-            resolved = pick_by_content(edit, texts)
-        except EditError:
-            resolved = None
-        strategy = "path"
-        if resolved is None:
-            result = "refused"
-        elif resolved != case["path"]:
-            result = "wrong_place"
-        else:
-            edit = Edit(resolved, "replace", case["search"], case["replace"], "bench")
-            out = apply_edits([edit], {resolved: text})
-            micros.append((time.perf_counter() - t0) * 1e6)
-            cpu.append((time.process_time() - c0) * 1e6)
-            strategy = out.results[0].strategy or out.results[0].status
-            if not out.ok:
-                result = "refused"
-            else:
-                got = _without_restored(out.new_texts.get(resolved, text) or "", out.notes)
-                restored += bool(out.notes)
-                if got == expected:
-                    result = "correct"
-                elif _outside(
-                    original, got.replace("\r\n", "\n").split("\n"), case["start"], case["end"]
-                ):
-                    result = "wrong_place"
-                else:
-                    result = "wrong_content"
-        outcome[result] += 1
-        by_strategy[strategy][result] += 1
+        v = _evaluate(case, repos)
+        outcome[v.result] += 1
+        by_strategy[v.strategy][v.result] += 1
         for d in case["defects"] or ["none"]:
-            by_defect[d][result] += 1
-        if result != "correct":
-            bad.append(
-                f"  #{case['id']} {case['path']} {case['defects']} {case['change']}: {result} ({strategy})"
-            )
+            by_defect[d][v.result] += 1
+        wall += [v.wall_us] if v.wall_us is not None else []
+        cpu += [v.cpu_us] if v.cpu_us is not None else []
+        restored += v.restored
+        if v.result != "correct":
+            what = f"{case['path']} {case['defects']} {case['change']}"
+            bad.append(f"  #{case['id']} {what}: {v.result} ({v.strategy})")
     total = len(cases)
     print(f"corpus: {path} ({total} blocks)")
     for name in OUTCOMES:
         print(f"  {name:<14} {outcome[name]:5d}  {_pct(outcome[name], total)}")
-    for label, values in (("wall", micros), ("cpu", cpu)):
-        if values:
-            values.sort()
-            mean = sum(values) / len(values)
-            print(f"  time per block ({label}, path resolution + matching): mean {mean:.0f} µs, "
-                  f"median {values[len(values) // 2]:.0f} µs, "
-                  f"p95 {values[int(len(values) * 0.95)]:.0f} µs")  # fmt: skip
+    _timings(wall, cpu)
     _table("by strategy", by_strategy.items())
     _table("by defect", sorted(by_defect.items()))
     print(f"  (blocks whose removed-but-used imports were restored: {restored})")
     if bad:
         print("not correct:")
         print("\n".join(bad))
+
+
+def _timings(wall: list[float], cpu: list[float]) -> None:
+    for label, values in (("wall", wall), ("cpu", cpu)):
+        if values:
+            values.sort()
+            mean = sum(values) / len(values)
+            print(f"  time per block ({label}, path resolution + matching): mean {mean:.0f} µs, "
+                  f"median {values[len(values) // 2]:.0f} µs, "
+                  f"p95 {values[int(len(values) * 0.95)]:.0f} µs")  # fmt: skip
 
 
 def _without_restored(text: str, notes: list[str]) -> str:
