@@ -160,6 +160,25 @@ def test_server_down_names_the_url_and_is_not_retried() -> None:
     assert model.totals.attempts == 1
 
 
+def test_a_server_that_is_down_falls_back_and_says_so_only_when_something_follows(
+    tmp_path: Path,
+) -> None:
+    script = tmp_path / "fallback.jsonl"
+    script.write_text('{"content": "from the fallback"}\n', encoding="utf-8")
+    events: list[str] = []
+    down = "openai-compat:http://127.0.0.1:9/v1#qwen"
+    model = make_model(
+        down, fallback=[f"scripted:{script}"], on_event=lambda k, d: events.append(k)
+    )
+    assert model.complete(HELLO).text == "from the fallback"
+    assert events == ["model.fallback"]
+    events.clear()
+    alone = make_model(down, on_event=lambda k, d: events.append(k))
+    with pytest.raises(ProviderError):
+        alone.complete(HELLO)
+    assert events == []
+
+
 def test_model_missing_on_a_local_server_says_how_to_load_it(fake: FakeServer) -> None:
     fake.plan("404")
     model = make_model("lmstudio:qwen-coder", base_urls={"lmstudio": fake.url}, environ={})

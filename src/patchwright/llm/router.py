@@ -246,7 +246,8 @@ class Router:
                     continue
                 if exc.kind == "bad_request":
                     raise
-                self._emit("model.fallback", model=cand.spec, reason=exc.kind)
+                if cand is not self.candidates[-1]:
+                    self._emit("model.fallback", model=cand.spec, reason=exc.kind)
                 return None
         if cand.keys and len(cand.refused) < len(cand.keys):
             failures.append(
