@@ -12,6 +12,7 @@ Usage: uv run --no-sync python benchmarks/txn/run.py [--trials N] [--dir DIR] [-
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import shutil
 import sys
@@ -72,6 +73,21 @@ def throughput(base: Path, nfiles: int, seconds: float) -> float:
     return rate
 
 
+def fsync_latency_ms(base: Path, rounds: int = 50) -> float:
+    """Mean latency of write+fsync here: transactions are bound by it."""
+    probe = base / f"pw-fsync-probe-{os.getpid()}"
+    fd = os.open(probe, os.O_WRONLY | os.O_CREAT, 0o600)
+    try:
+        start = time.perf_counter()
+        for _ in range(rounds):
+            os.write(fd, b"x")
+            os.fsync(fd)
+        return (time.perf_counter() - start) / rounds * 1000
+    finally:
+        os.close(fd)
+        probe.unlink()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--trials", type=int, default=1000)
@@ -81,7 +97,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     base = args.dir or Path(tempfile.gettempdir())
-    print(f"working under {base}")
+    print(f"working under {base}; write+fsync latency {fsync_latency_ms(base):.2f} ms")
     for nfiles in (1, 10, 100):
         rate = throughput(base, nfiles, args.seconds)
         print(f"throughput: {nfiles:>3} files/transaction: {rate:8.1f} transactions/s "
