@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from patchwright.edits import Edit, apply_edits
 
-SOURCES = [Path(m.__file__).read_text() for m in (textwrap, json.decoder, argparse)]
+SOURCES = [Path(str(m.__file__)).read_text() for m in (textwrap, json.decoder, argparse)]
 MARK = "PATCHWRIGHT_MARK = 1"
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -99,7 +99,7 @@ def test_applies_at_the_cut_place_or_fails(case: tuple[int, int, int, int, Edit,
     if out.results[0].status == "already_applied":
         assert out.new_texts == {}
         return
-    new = out.new_texts["f.py"].split("\n")
+    new = (out.new_texts["f.py"] or "").split("\n")
     tail = len(original) - end
     assert new[:start] == original[:start], "changed lines before the cut"
     assert new[len(new) - tail :] == original[end:], "changed lines after the cut"
