@@ -26,12 +26,7 @@ from pathlib import Path
 from types import TracebackType
 
 from patchwright.workspace import journal as jr
-from patchwright.workspace.atomic import (
-    atomic_write,
-    fsync_dir,
-    fsync_dirs,
-    remove_file,
-)
+from patchwright.workspace.atomic import atomic_write_many, fsync_dir, fsync_dirs, remove_file
 from patchwright.workspace.errors import PathEscapeError, TransactionError
 from patchwright.workspace.exclude import ensure_patchwright_excluded
 from patchwright.workspace.paths import confine
@@ -285,13 +280,15 @@ class Transaction:
         for rel in self._created_dirs:
             (self.root / rel).mkdir(exist_ok=True)
             dirs.add((self.root / rel).parent)
+        writes: list[tuple[Path, bytes, int | None]] = []
         for key, (content, mode) in pending.items():
             path = self.root / key
             if content is None:
                 remove_file(path, sync_dir=False)
             else:
-                atomic_write(path, content, mode=mode, tag=self.id, sync_dir=False)
+                writes.append((path, content, mode))
             dirs.add(path.parent)
+        atomic_write_many(writes, tag=self.id)
         fsync_dirs(dirs)
 
     def _commit_change(self) -> str:
