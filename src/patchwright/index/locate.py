@@ -65,9 +65,24 @@ class Weights:
     mentions: float = 1.0
     identifiers: float = 0.5
     pagerank: float = 0.3
+    stems: float = 0.5
+    literals: float = 0.5
     semantic: float = 0.5
     rrf_k: float = 10.0
     test_penalty: float = 0.3
+    aux_penalty: float = 0.3
+
+
+_AUX_DIRS = frozenset(
+    "doc docs example examples benchmarks benchmark build_tools scripts ci tools asv_bench".split()
+)
+_AUX_FILES = frozenset("setup.py conf.py conftest.py versioneer.py noxfile.py _version.py".split())
+
+
+def is_auxiliary_path(path: str) -> bool:
+    """Documentation, examples, build and packaging scripts: rarely where a fix goes."""
+    parts = path.split("/")
+    return parts[0] in _AUX_DIRS or parts[-1] in _AUX_FILES
 
 
 def is_test_path(path: str) -> bool:
@@ -92,6 +107,8 @@ def fuse(rankings: Mapping[str, list[str]], weights: Weights) -> dict[str, float
     for path in fused:
         if is_test_path(path):
             fused[path] *= weights.test_penalty
+        elif is_auxiliary_path(path):
+            fused[path] *= weights.aux_penalty
     return fused
 
 

@@ -99,3 +99,55 @@ def identifier_file_scores(
     for paths in defines.values():
         _add(scores, paths, 1.0)
     return scores
+
+
+_QUOTED = re.compile(r"`([^`\n]{6,200})`|\"([^\"\n]{8,200})\"|'([^'\n]{8,200})'")
+_ERROR_LINE = re.compile(r"^\s*[\w.]*(?:Error|Exception|Warning)\s*:\s*(.{8,200})$", re.MULTILINE)
+_STEM_STOP = frozenset(
+    "init main base core utils util common test tests conf setup version types type data "
+    "io api cli config compat errors exceptions constants const helpers misc tools".split()
+)
+
+
+def literal_phrases(text: str) -> list[str]:
+    """Quoted strings, inline code and error messages: text that may occur verbatim in code."""
+    found: dict[str, None] = {}
+    for groups in _QUOTED.findall(text):
+        phrase = next(g for g in groups if g).strip()
+        if len(phrase) >= 6 and not phrase.isidentifier():
+            found.setdefault(phrase, None)
+    for message in _ERROR_LINE.findall(text):
+        found.setdefault(message.strip().strip("'\""), None)
+    return list(found)[:40]
+
+
+def literal_file_scores(phrases: Iterable[str], texts: Mapping[str, str]) -> dict[str, float]:
+    """Files containing each phrase verbatim; a phrase found in many files counts little."""
+    scores: dict[str, float] = {}
+    for phrase in phrases:
+        hits = [p for p, t in texts.items() if phrase in t]
+        if 0 < len(hits) <= 20:
+            _add(scores, hits, 1.0)
+    return scores
+
+
+def stem_file_scores(text: str, symbols: Mapping[str, FileSymbols]) -> dict[str, float]:
+    """Files whose name (without extension) the text uses as a word, e.g. ``L027`` or
+    ``irradiance``; generic names (utils, base, ...) and widely shared names are ignored."""
+    by_stem: dict[str, list[str]] = defaultdict(list)
+    for path, fs in symbols.items():
+        if fs.language in ("text", "binary"):
+            continue
+        stem = PurePosixPath(path).stem
+        if stem == "__init__":
+            stem = PurePosixPath(path).parent.name
+        if len(stem) >= 4 and stem.lower() not in _STEM_STOP:
+            by_stem[stem.lower()].append(path)
+    words: dict[str, int] = defaultdict(int)
+    for word in _IDENT.findall(text):
+        words[word.lower()] += 1
+    scores: dict[str, float] = {}
+    for stem, paths in by_stem.items():
+        if stem in words and len(paths) <= 3:
+            _add(scores, paths, float(min(words[stem], 3)))
+    return scores

@@ -186,8 +186,10 @@ class RepoIndex:
         if self._semantic is None:
             self._semantic = semantic.SemanticIndex(self.cache_dir)
         index: semantic.SemanticIndex = self._semantic  # type: ignore[assignment]
-        if len(index.chunks) != len(bm25.chunks):
-            index.update(bm25.chunks, self._cards(bm25.chunks))
+        # test files are left out: they halve the embedding cost and rarely hold the answer
+        wanted = [c for c in bm25.chunks if not locate.is_test_path(c.path)]
+        if index.chunks != wanted:
+            index.update(wanted, self._cards(wanted))
         return index
 
     def _cards(self, chunks: Sequence[Chunk]) -> list[str]:
@@ -213,12 +215,17 @@ class RepoIndex:
         for chunk, score in chunk_hits:
             bm25_files.setdefault(chunk.path, score)
         whole = [c.path for c, _ in self.bm25_files().chunk_scores(text)]
+        phrases = mentions.literal_phrases(text)
         rankings = {
             "bm25": list(bm25_files),
             "bm25_file": whole,
             "mentions": locate.ranked(found.files),
             "identifiers": locate.ranked(
                 mentions.identifier_file_scores(found.identifiers, symbols)
+            ),
+            "stems": locate.ranked(mentions.stem_file_scores(text, symbols)),
+            "literals": locate.ranked(
+                mentions.literal_file_scores(phrases, self._code_texts()) if phrases else {}
             ),
         }
         if found.files or found.identifiers:
@@ -232,6 +239,17 @@ class RepoIndex:
                 sem.setdefault(hit.chunk.path, hit.score)
             rankings["semantic"] = list(sem)
         return rankings, chunk_hits
+
+    def _code_texts(self) -> dict[str, str]:
+        """Text of every code file (read on demand, not kept between updates)."""
+        out = {}
+        for path, fs in self.symbols.items():
+            if fs.language not in ("text", "binary"):
+                try:
+                    out[path] = (self.root / path).read_text("utf-8", "replace")
+                except OSError:
+                    continue
+        return out
 
     def locate(self, text: str, k: int = 10) -> locate.Located:
         """Files and functions ``text`` is most likely about, best first."""

@@ -19,7 +19,7 @@ import numpy as np
 from patchwright.index.lexical import Chunk
 
 TABLE = "chunks"
-CARD_CHARS = 600  # about 128 word pieces: the encoder's cost grows with length
+CARD_CHARS = 600  # the encoder reads at most 128 word pieces of it anyway
 
 
 @dataclass(frozen=True)
