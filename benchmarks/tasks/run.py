@@ -53,7 +53,10 @@ def load_tasks(path: Path) -> list[Task]:
         else:  # HumanEvalFix
             entry = row["entry_point"]
             test = row["test"] + f"\n\ndef test_check():\n    check({entry})\n"
-            example = row["example_test"].replace(f"check({entry})", "").rstrip()
+            lines = row["example_test"].rstrip().splitlines()
+            if lines and lines[-1].strip() == f"check({entry})":
+                lines = lines[:-1]  # the module-level call; the test function calls it
+            example = "\n".join(lines).rstrip()
             tasks.append(
                 Task(
                     task_id=row["task_id"],
