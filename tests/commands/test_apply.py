@@ -86,7 +86,7 @@ def test_paths_leaving_the_repo_are_refused(repo: Path, tmp_path: Path, path: st
     outside.mkdir()
     os.symlink(outside, repo / "link")
     code, out = invoke(repo, sr(path, "", "X = 1\n"), "--json")
-    assert code == 1
+    assert code == 2  # a bad path is a usage error; nothing is written
     block = json.loads(out)["blocks"][0]
     assert block["status"] == "failed" and block["message"]
     assert not (tmp_path / "evil.py").exists() and not (outside / "evil.py").exists()

@@ -31,6 +31,7 @@ class _Plan:
     positions: list[int] = field(default_factory=list)  # reply index of each edit
     early: dict[int, BlockResult] = field(default_factory=dict)
     originals: dict[str, TextFile | None] = field(default_factory=dict)
+    escaped: bool = False  # a path left the repository: a usage error (exit 2)
 
 
 def _usage(message: str) -> typer.Exit:
@@ -120,7 +121,9 @@ def _plan(root: Path, edits: list[Edit], repo_files: list[str]) -> _Plan:
         try:
             rel = _resolve(root, edit, raw, repo_files)
             problem = _load(root, rel, plan)
-        except (EditError, PathEscapeError) as exc:
+        except PathEscapeError as exc:
+            problem, plan.escaped = str(exc), True
+        except EditError as exc:
             problem = str(exc)
         if problem is not None:
             plan.early[i] = BlockResult(i, edit.path, "failed", None, problem)
@@ -212,7 +215,9 @@ def _run(root: Path, reply: str, dry_run: bool, as_json: bool) -> int:
         typer.echo(json.dumps(_json(outcome, error)))
     else:
         _report(outcome, plan, error, dry_run, retry(outcome) if not outcome.ok else "")
-    return EXIT_OK if outcome.ok else EXIT_FAILED
+    if outcome.ok:
+        return EXIT_OK
+    return EXIT_USAGE if plan.escaped else EXIT_FAILED
 
 
 def _json(outcome: Outcome, error: str | None) -> dict[str, object]:
