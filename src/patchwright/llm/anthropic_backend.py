@@ -13,7 +13,7 @@ from typing import Any
 
 from patchwright.llm.catalog import ModelInfo
 from patchwright.llm.errors import ProviderError
-from patchwright.llm.sdk_errors import translate
+from patchwright.llm.sdk_errors import translated
 from patchwright.llm.secrets import ApiKey
 from patchwright.llm.types import (
     Message,
@@ -135,17 +135,10 @@ class AnthropicModel:
                 }
                 for t in specs
             ]
-        try:
+        with translated(provider=self.name, base_url=self.base_url or "api.anthropic.com"):
             text, calls, finish, usage, written = self._consume(
                 self.client().messages.create(**params), on_token
             )
-        except ProviderError:
-            raise
-        except Exception as exc:
-            err = translate(exc, provider=self.name, base_url=self.base_url or "api.anthropic.com")
-            if err is None:
-                raise
-            raise err from exc
         cost = self.info.cost(usage.prompt_tokens, usage.completion_tokens, usage.cached_tokens)
         write_price = (
             self.info.cache_write if self.info.cache_write is not None else self.info.input
@@ -183,11 +176,7 @@ class AnthropicModel:
                 finish = event.delta.stop_reason or finish
                 output = event.usage.output_tokens or output
         if finish is None:
-            raise ProviderError(
-                f"{self.name}: the stream ended before the reply was complete",
-                kind="connection",
-                provider=self.name,
-            )
+            raise ProviderError.cut_short(self.name)
         calls = [
             ToolCall(t["id"], t["name"], parse_arguments(t["args"]))
             for _, t in sorted(tools.items())

@@ -59,3 +59,12 @@ class ProviderError(ModelError):
     @property
     def retryable(self) -> bool:
         return self.kind in RETRYABLE
+
+    @classmethod
+    def cut_short(cls, provider: str) -> ProviderError:
+        """A streamed reply that ended before its final event (retryable: ``connection``)."""
+        return cls(
+            f"{provider}: the stream ended before the reply was complete",
+            kind="connection",
+            provider=provider,
+        )

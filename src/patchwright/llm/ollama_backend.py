@@ -16,7 +16,7 @@ from typing import Any
 from patchwright.llm.catalog import ModelInfo
 from patchwright.llm.errors import ModelConfigError, ProviderError
 from patchwright.llm.providers import Provider
-from patchwright.llm.sdk_errors import parse_retry_after, translate
+from patchwright.llm.sdk_errors import parse_retry_after, translated
 from patchwright.llm.secrets import ApiKey
 from patchwright.llm.textproto import parse_tool_calls, to_text_messages
 from patchwright.llm.types import (
@@ -152,21 +152,18 @@ class OllamaModel:
         start = time.monotonic()
         body = self._body(messages, specs, native, max_tokens, temperature)
         headers = {"authorization": f"Bearer {self._key.value}"} if self._key else {}
-        try:
-            with httpx.stream(
+        hint = self.provider.start_hint.format(model=self.model)
+        with (
+            translated(
+                provider=self.name, base_url=self.root, start_hint=hint, catch=httpx.HTTPError
+            ),
+            httpx.stream(
                 "POST", f"{self.root}/api/chat", json=body, headers=headers, timeout=self.timeout
-            ) as response:
-                if response.status_code >= 400:
-                    raise self._status_error(response)
-                text, calls, finish, usage = self._consume(response.iter_lines(), on_token)
-        except ProviderError:
-            raise
-        except httpx.HTTPError as exc:
-            hint = self.provider.start_hint.format(model=self.model)
-            err = translate(exc, provider=self.name, base_url=self.root, start_hint=hint)
-            if err is None:
-                raise
-            raise err from exc
+            ) as response,
+        ):
+            if response.status_code >= 400:
+                raise self._status_error(response)
+            text, calls, finish, usage = self._consume(response.iter_lines(), on_token)
         if not native and specs:
             text, calls = parse_tool_calls(text, [s["name"] for s in specs])
         return Reply(
@@ -224,10 +221,6 @@ class OllamaModel:
             if chunk.get("done"):
                 final = chunk
         if final is None:
-            raise ProviderError(
-                f"{self.name}: the stream ended before the reply was complete",
-                kind="connection",
-                provider=self.name,
-            )
+            raise ProviderError.cut_short(self.name)
         usage = Usage(int(final.get("prompt_eval_count") or 0), int(final.get("eval_count") or 0))
         return "".join(parts), calls, final.get("done_reason") or "stop", usage

@@ -13,7 +13,7 @@ from typing import Any
 from patchwright.llm.catalog import ModelInfo
 from patchwright.llm.errors import ProviderError
 from patchwright.llm.providers import Provider
-from patchwright.llm.sdk_errors import translate
+from patchwright.llm.sdk_errors import translated
 from patchwright.llm.secrets import ApiKey
 from patchwright.llm.textproto import parse_tool_calls, to_text_messages
 from patchwright.llm.types import (
@@ -145,21 +145,10 @@ class OpenAIModel:
     ) -> Reply:
         start = time.monotonic()
         params = self._params(messages, specs, native, max_tokens, temperature)
-        try:
+        hint = self.provider.start_hint.format(model=self.model)
+        with translated(provider=self.name, base_url=self.base_url, start_hint=hint):
             stream = self.client().chat.completions.create(**params)
             text, calls, finish, usage = self._consume(stream, on_token)
-        except ProviderError:
-            raise
-        except Exception as exc:
-            err = translate(
-                exc,
-                provider=self.name,
-                base_url=self.base_url,
-                start_hint=self.provider.start_hint.format(model=self.model),
-            )
-            if err is None:
-                raise
-            raise err from exc
         if not native and specs:
             text, calls = parse_tool_calls(text, [s["name"] for s in specs])
         if usage is None:  # server sent no usage: estimate it
@@ -202,11 +191,7 @@ class OpenAIModel:
                 if choice.finish_reason:
                     finish = choice.finish_reason
         if finish is None:
-            raise ProviderError(
-                f"{self.name}: the stream ended before the reply was complete",
-                kind="connection",
-                provider=self.name,
-            )
+            raise ProviderError.cut_short(self.name)
         calls = [
             ToolCall(slot["id"] or f"call_{i}", slot["name"], parse_arguments(slot["args"]))
             for i, slot in sorted(acc.items())

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import email.utils
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 
 from patchwright.llm.errors import ErrorKind, ProviderError
 from patchwright.llm.providers import is_loopback
@@ -97,3 +98,25 @@ def translate(
             provider=provider,
         )
     return None
+
+
+@contextmanager
+def translated(
+    *,
+    provider: str,
+    base_url: str,
+    start_hint: str = "",
+    catch: type[Exception] | tuple[type[Exception], ...] = Exception,
+) -> Iterator[None]:
+    """Run a provider call so that an SDK/transport exception (of type ``catch``) leaves it
+    as the :class:`ProviderError` :func:`translate` makes of it; a ProviderError and any
+    exception it does not recognise pass through unchanged."""
+    try:
+        yield
+    except ProviderError:
+        raise
+    except catch as exc:
+        err = translate(exc, provider=provider, base_url=base_url, start_hint=start_hint)
+        if err is None:
+            raise
+        raise err from exc
