@@ -1,6 +1,7 @@
 # patchwright — the two commands the README promises, plus their parts.
 SHELL := /bin/bash
-UV ?= $(shell command -v uv 2>/dev/null || echo $(HOME)/.local/bin/uv)
+# uv is installed by scripts/setup.sh into this interpreter (user site or global).
+UV ?= python3 -m uv
 export UV_LINK_MODE := copy
 # Build llama.cpp with both cores; the wheel is cached by uv after the first build.
 export CMAKE_BUILD_PARALLEL_LEVEL ?= 2
@@ -18,17 +19,17 @@ demo: setup
 	@bash scripts/demo.sh
 
 lint: setup
-	$(UV) run --frozen ruff check src tests benchmarks
-	$(UV) run --frozen ruff format --check src tests benchmarks
+	$(UV) run --no-sync ruff check src tests benchmarks
+	$(UV) run --no-sync ruff format --check src tests benchmarks
 
 typecheck: setup
-	$(UV) run --frozen mypy
+	$(UV) run --no-sync mypy
 
 contracts: setup
-	$(UV) run --frozen lint-imports
+	$(UV) run --no-sync lint-imports
 
 pytest: setup
-	$(UV) run --frozen pytest
+	$(UV) run --no-sync pytest
 
 test: lint typecheck contracts pytest
 

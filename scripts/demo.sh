@@ -3,7 +3,7 @@
 # embedded model) to fix its bug, then show the committed diff and the now-passing tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-UV=$(command -v uv 2>/dev/null || echo "$HOME/.local/bin/uv")
+UV="python3 -m uv"
 export OMP_WAIT_POLICY=PASSIVE
 demo=$(mktemp -d -t patchwright-demo-XXXXXX)
 cp -r examples/demo_repo/. "$demo/"
@@ -16,7 +16,7 @@ echo "==> tests before:"
 model=${PATCHWRIGHT_DEMO_MODEL:-local:qwen2.5-coder-1.5b}
 echo "==> patchwright run --model $model"
 set +e
-"$UV" run --frozen patchwright run --repo "$demo" --model "$model" --yes \
+$UV run --no-sync patchwright run --repo "$demo" --model "$model" --yes \
     --task "tests/test_pricing.py fails: apply_discount in inventory/pricing.py returns the discount amount instead of the discounted price. Fix apply_discount."
 status=$?
 set -e

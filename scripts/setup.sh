@@ -5,11 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! command -v uv >/dev/null 2>&1 && [ ! -x "$HOME/.local/bin/uv" ]; then
+if ! python3 -m uv --version >/dev/null 2>&1; then
     echo "==> installing uv"
     python3 -m pip install --quiet --user uv || python3 -m pip install --quiet uv
 fi
-UV=$(command -v uv 2>/dev/null || echo "$HOME/.local/bin/uv")
+UV="python3 -m uv"
 
 if ! command -v bwrap >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "==> installing bubblewrap (sandbox)"
@@ -18,4 +18,4 @@ if ! command -v bwrap >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-ge
 fi
 
 echo "==> syncing the environment from uv.lock (first run compiles llama.cpp: ~10 min on 2 cores)"
-CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2} "$UV" sync --frozen --all-extras
+CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2} $UV sync --frozen --all-extras
