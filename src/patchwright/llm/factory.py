@@ -135,20 +135,12 @@ def build_backend(
         return AnthropicModel(
             parsed.model, info=info, api_key=key, timeout=timeout, base_url=base_url
         )
-    if parsed.provider.name == "ollama":
-        from patchwright.llm.ollama_backend import OllamaModel
-
-        return OllamaModel(
-            parsed.model,
-            info=info,
-            provider=parsed.provider,
-            base_url=base_url or parsed.base_url,
-            api_key=key,
-            timeout=timeout,
-        )
+    from patchwright.llm.chat_backend import ChatBackend
+    from patchwright.llm.ollama_backend import OllamaModel
     from patchwright.llm.openai_backend import OpenAIModel
 
-    return OpenAIModel(
+    chat: type[ChatBackend] = OllamaModel if parsed.provider.name == "ollama" else OpenAIModel
+    return chat(
         parsed.model,
         info=info,
         provider=parsed.provider,

@@ -10,15 +10,13 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
-from patchwright.llm.catalog import ModelInfo
+from patchwright.llm.chat_backend import ChatBackend
 from patchwright.llm.errors import ModelConfigError, ProviderError
-from patchwright.llm.providers import Provider
 from patchwright.llm.sdk_errors import parse_retry_after, translated
-from patchwright.llm.secrets import ApiKey
-from patchwright.llm.textproto import parse_tool_calls, to_text_messages
+from patchwright.llm.textproto import to_text_messages
 from patchwright.llm.types import (
     Message,
     OnToken,
@@ -27,8 +25,6 @@ from patchwright.llm.types import (
     ToolSpec,
     Usage,
     messages_token_estimate,
-    normalize_tools,
-    rough_token_count,
 )
 
 
@@ -66,31 +62,13 @@ def ollama_num_ctx(prompt_tokens: int, max_tokens: int, context_window: int) -> 
     return min(context_window, max(8192, -(-need // 4096) * 4096))
 
 
-class OllamaModel:
+class OllamaModel(ChatBackend):
     """One model on an Ollama server."""
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        info: ModelInfo,
-        provider: Provider,
-        base_url: str,
-        api_key: ApiKey | None,
-        timeout: float,
-    ) -> None:
-        self.model = model
-        self.name = info.spec
-        self.context_window = info.context_window
-        self.info = info
-        self.provider = provider
-        self.root = native_root(base_url)
-        self.timeout = timeout
-        self.native_tools = info.tools
-        self._key = api_key
-
-    def count_tokens(self, text: str) -> int:
-        return rough_token_count(text)
+    @property
+    def root(self) -> str:
+        """The server's native root (``base_url`` without ``/v1``)."""
+        return native_root(self.base_url)
 
     def _body(
         self,
@@ -119,25 +97,6 @@ class OllamaModel:
             body["tools"] = [{"type": "function", "function": dict(t)} for t in specs]
         return body
 
-    def complete(
-        self,
-        messages: Sequence[Message],
-        *,
-        tools: Sequence[ToolSpec | Mapping[str, Any]] | None = None,
-        on_token: OnToken | None = None,
-        max_tokens: int | None = None,
-        temperature: float | None = None,
-    ) -> Reply:
-        specs = normalize_tools(tools)
-        native = self.native_tools and bool(specs)
-        try:
-            return self._complete(messages, specs, native, on_token, max_tokens, temperature)
-        except ProviderError as exc:
-            if native and exc.kind == "bad_request" and "tool" in str(exc).lower():
-                self.native_tools = False  # e.g. "model does not support tools"
-                return self._complete(messages, specs, False, on_token, max_tokens, temperature)
-            raise
-
     def _complete(
         self,
         messages: Sequence[Message],
@@ -163,18 +122,8 @@ class OllamaModel:
         ):
             if response.status_code >= 400:
                 raise self._status_error(response)
-            text, calls, finish, usage = self._consume(response.iter_lines(), on_token)
-        if not native and specs:
-            text, calls = parse_tool_calls(text, [s["name"] for s in specs])
-        return Reply(
-            text=text,
-            tool_calls=calls,
-            usage=usage,
-            cost=self.info.cost(usage.prompt_tokens, usage.completion_tokens),
-            seconds=time.monotonic() - start,
-            model=self.name,
-            finish_reason=finish,
-        )
+            streamed = self._consume(response.iter_lines(), on_token)
+        return self._reply(streamed, specs, native, body["messages"], start)
 
     def _status_error(self, response: Any) -> ProviderError:
         response.read()

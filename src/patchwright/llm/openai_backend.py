@@ -7,15 +7,13 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from patchwright.llm.catalog import ModelInfo
+from patchwright.llm.chat_backend import ChatBackend, Streamed
 from patchwright.llm.errors import ProviderError
-from patchwright.llm.providers import Provider
 from patchwright.llm.sdk_errors import translated
-from patchwright.llm.secrets import ApiKey
-from patchwright.llm.textproto import parse_tool_calls, to_text_messages
+from patchwright.llm.textproto import to_text_messages
 from patchwright.llm.types import (
     Message,
     OnToken,
@@ -23,10 +21,7 @@ from patchwright.llm.types import (
     ToolCall,
     ToolSpec,
     Usage,
-    messages_token_estimate,
-    normalize_tools,
     parse_arguments,
-    rough_token_count,
 )
 
 
@@ -51,32 +46,10 @@ def wire_messages(messages: Sequence[Message]) -> list[dict[str, Any]]:
     return out
 
 
-class OpenAIModel:
+class OpenAIModel(ChatBackend):
     """One model on one OpenAI-protocol endpoint with one key."""
 
-    def __init__(
-        self,
-        model: str,
-        *,
-        info: ModelInfo,
-        provider: Provider,
-        base_url: str,
-        api_key: ApiKey | None,
-        timeout: float,
-    ) -> None:
-        self.model = model
-        self.name = info.spec
-        self.context_window = info.context_window
-        self.info = info
-        self.provider = provider
-        self.base_url = base_url
-        self.timeout = timeout
-        self.native_tools = info.tools
-        self._key = api_key
-        self._client: Any = None
-
-    def count_tokens(self, text: str) -> int:
-        return rough_token_count(text)
+    _client: Any = None
 
     def client(self) -> Any:
         if self._client is None:
@@ -114,26 +87,6 @@ class OpenAIModel:
             params["tools"] = [{"type": "function", "function": dict(t)} for t in tools]
         return params
 
-    def complete(
-        self,
-        messages: Sequence[Message],
-        *,
-        tools: Sequence[ToolSpec | Mapping[str, Any]] | None = None,
-        on_token: OnToken | None = None,
-        max_tokens: int | None = None,
-        temperature: float | None = None,
-    ) -> Reply:
-        specs = normalize_tools(tools)
-        native = self.native_tools and bool(specs)
-        try:
-            return self._complete(messages, specs, native, on_token, max_tokens, temperature)
-        except ProviderError as exc:
-            rejected_tools = exc.kind == "bad_request" and "tool" in str(exc).lower()
-            if native and rejected_tools:
-                self.native_tools = False  # this server cannot do tools: use the text protocol
-                return self._complete(messages, specs, False, on_token, max_tokens, temperature)
-            raise
-
     def _complete(
         self,
         messages: Sequence[Message],
@@ -148,27 +101,10 @@ class OpenAIModel:
         hint = self.provider.start_hint.format(model=self.model)
         with translated(provider=self.name, base_url=self.base_url, start_hint=hint):
             stream = self.client().chat.completions.create(**params)
-            text, calls, finish, usage = self._consume(stream, on_token)
-        if not native and specs:
-            text, calls = parse_tool_calls(text, [s["name"] for s in specs])
-        if usage is None:  # server sent no usage: estimate it
-            usage = Usage(
-                messages_token_estimate(params["messages"], self.count_tokens),
-                self.count_tokens(text),
-            )
-        return Reply(
-            text=text,
-            tool_calls=calls,
-            usage=usage,
-            cost=self.info.cost(usage.prompt_tokens, usage.completion_tokens, usage.cached_tokens),
-            seconds=time.monotonic() - start,
-            model=self.name,
-            finish_reason=finish,
-        )
+            streamed = self._consume(stream, on_token)
+        return self._reply(streamed, specs, native, params["messages"], start)
 
-    def _consume(
-        self, stream: Any, on_token: OnToken | None
-    ) -> tuple[str, list[ToolCall], str | None, Usage | None]:
+    def _consume(self, stream: Any, on_token: OnToken | None) -> Streamed:
         parts: list[str] = []
         acc: dict[int, dict[str, str]] = {}
         finish: str | None = None
