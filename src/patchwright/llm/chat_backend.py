@@ -13,7 +13,7 @@ from patchwright.llm.catalog import ModelInfo
 from patchwright.llm.errors import ProviderError
 from patchwright.llm.providers import Provider
 from patchwright.llm.secrets import ApiKey
-from patchwright.llm.textproto import parse_tool_calls
+from patchwright.llm.textproto import parse_tool_calls, to_text_messages
 from patchwright.llm.types import (
     Message,
     OnToken,
@@ -78,7 +78,6 @@ class ChatBackend(ABC):
                 return self._complete(messages, specs, False, on_token, max_tokens, temperature)
             raise
 
-    @abstractmethod
     def _complete(
         self,
         messages: Sequence[Message],
@@ -89,6 +88,23 @@ class ChatBackend(ABC):
         temperature: float | None,
     ) -> Reply:
         """One call, with native tool calls or (``native`` false) the text protocol."""
+        start = time.monotonic()
+        msgs = messages if native or not specs else to_text_messages(messages, specs)
+        body = self._body(msgs, max_tokens, temperature)
+        if native and specs:
+            body["tools"] = [{"type": "function", "function": dict(t)} for t in specs]
+        streamed = self._stream(body, on_token)
+        return self._reply(streamed, specs, native, body["messages"], start)
+
+    @abstractmethod
+    def _body(
+        self, msgs: Sequence[Message], max_tokens: int | None, temperature: float | None
+    ) -> dict[str, Any]:
+        """The request body (without ``tools``); its ``messages`` are the wire messages."""
+
+    @abstractmethod
+    def _stream(self, body: dict[str, Any], on_token: OnToken | None) -> Streamed:
+        """Send ``body`` and read the streamed answer (errors as :class:`ProviderError`)."""
 
     def _reply(
         self,

@@ -9,20 +9,16 @@ carries a ``num_ctx`` sized to its prompt + reply budget (see ``ollama_num_ctx``
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from patchwright.llm.chat_backend import ChatBackend
+from patchwright.llm.chat_backend import ChatBackend, Streamed
 from patchwright.llm.errors import ModelConfigError, ProviderError
 from patchwright.llm.sdk_errors import parse_retry_after, translated
-from patchwright.llm.textproto import to_text_messages
 from patchwright.llm.types import (
     Message,
     OnToken,
-    Reply,
     ToolCall,
-    ToolSpec,
     Usage,
     messages_token_estimate,
 )
@@ -71,14 +67,8 @@ class OllamaModel(ChatBackend):
         return native_root(self.base_url)
 
     def _body(
-        self,
-        messages: Sequence[Message],
-        specs: list[ToolSpec],
-        native: bool,
-        max_tokens: int | None,
-        temperature: float | None,
+        self, msgs: Sequence[Message], max_tokens: int | None, temperature: float | None
     ) -> dict[str, Any]:
-        msgs = messages if native or not specs else to_text_messages(messages, specs)
         budget = max_tokens or 2048
         prompt = messages_token_estimate(msgs, self.count_tokens)
         options: dict[str, Any] = {
@@ -87,29 +77,16 @@ class OllamaModel(ChatBackend):
         }
         if temperature is not None:
             options["temperature"] = temperature
-        body: dict[str, Any] = {
+        return {
             "model": self.model,
             "messages": wire_messages(msgs),
             "stream": True,
             "options": options,
         }
-        if native and specs:
-            body["tools"] = [{"type": "function", "function": dict(t)} for t in specs]
-        return body
 
-    def _complete(
-        self,
-        messages: Sequence[Message],
-        specs: list[ToolSpec],
-        native: bool,
-        on_token: OnToken | None,
-        max_tokens: int | None,
-        temperature: float | None,
-    ) -> Reply:
+    def _stream(self, body: dict[str, Any], on_token: OnToken | None) -> Streamed:
         import httpx
 
-        start = time.monotonic()
-        body = self._body(messages, specs, native, max_tokens, temperature)
         headers = {"authorization": f"Bearer {self._key.value}"} if self._key else {}
         hint = self.provider.start_hint.format(model=self.model)
         with (
@@ -122,8 +99,7 @@ class OllamaModel(ChatBackend):
         ):
             if response.status_code >= 400:
                 raise self._status_error(response)
-            streamed = self._consume(response.iter_lines(), on_token)
-        return self._reply(streamed, specs, native, body["messages"], start)
+            return self._consume(response.iter_lines(), on_token)
 
     def _status_error(self, response: Any) -> ProviderError:
         response.read()

@@ -6,20 +6,16 @@ protocol otherwise (and automatically when a server rejects ``tools``)."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Sequence
 from typing import Any
 
 from patchwright.llm.chat_backend import ChatBackend, Streamed
 from patchwright.llm.errors import ProviderError
 from patchwright.llm.sdk_errors import translated
-from patchwright.llm.textproto import to_text_messages
 from patchwright.llm.types import (
     Message,
     OnToken,
-    Reply,
     ToolCall,
-    ToolSpec,
     Usage,
     parse_arguments,
 )
@@ -63,15 +59,9 @@ class OpenAIModel(ChatBackend):
             )
         return self._client
 
-    def _params(
-        self,
-        messages: Sequence[Message],
-        tools: list[ToolSpec],
-        native: bool,
-        max_tokens: int | None,
-        temperature: float | None,
+    def _body(
+        self, msgs: Sequence[Message], max_tokens: int | None, temperature: float | None
     ) -> dict[str, Any]:
-        msgs = messages if native or not tools else to_text_messages(messages, tools)
         params: dict[str, Any] = {
             "model": self.model,
             "messages": wire_messages(msgs),
@@ -83,26 +73,12 @@ class OpenAIModel(ChatBackend):
             params[key] = max_tokens
         if temperature is not None:
             params["temperature"] = temperature
-        if native and tools:
-            params["tools"] = [{"type": "function", "function": dict(t)} for t in tools]
         return params
 
-    def _complete(
-        self,
-        messages: Sequence[Message],
-        specs: list[ToolSpec],
-        native: bool,
-        on_token: OnToken | None,
-        max_tokens: int | None,
-        temperature: float | None,
-    ) -> Reply:
-        start = time.monotonic()
-        params = self._params(messages, specs, native, max_tokens, temperature)
+    def _stream(self, body: dict[str, Any], on_token: OnToken | None) -> Streamed:
         hint = self.provider.start_hint.format(model=self.model)
         with translated(provider=self.name, base_url=self.base_url, start_hint=hint):
-            stream = self.client().chat.completions.create(**params)
-            streamed = self._consume(stream, on_token)
-        return self._reply(streamed, specs, native, params["messages"], start)
+            return self._consume(self.client().chat.completions.create(**body), on_token)
 
     def _consume(self, stream: Any, on_token: OnToken | None) -> Streamed:
         parts: list[str] = []
