@@ -56,6 +56,23 @@ def test_native_tool_calls(fake: FakeServer) -> None:
     assert fake.log[0].body["tools"][0]["function"]["name"] == "read_file"
 
 
+def test_model_without_tools_gets_the_text_protocol_from_then_on(fake: FakeServer) -> None:
+    fake.state.reject_tools = True
+    fake.state.text = (
+        'Reading. <tool_call>{"name": "read_file", "arguments": {"path": "b.py"}}</tool_call>'
+    )
+    tools = [{"name": "read_file", "description": "Read", "parameters": {"type": "object"}}]
+    model = ollama(fake)
+    reply = model.complete(HELLO, tools=tools)
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == [("read_file", {"path": "b.py"})]
+    assert reply.text == "Reading."
+    assert [e.behaviour for e in fake.log] == ["400-tools", "ok"]
+    assert "tools" not in fake.log[1].body
+    assert "<tool_call>" in fake.log[1].body["messages"][0]["content"]
+    model.complete(HELLO, tools=tools)
+    assert len(fake.log) == 3 and "tools" not in fake.log[2].body  # not asked again
+
+
 def test_faults_are_retried(fake: FakeServer) -> None:
     fake.plan("500", "cut")
     model = ollama(fake)
