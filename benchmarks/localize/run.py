@@ -79,7 +79,7 @@ def rankings_for(row: dict[str, Any], args: argparse.Namespace) -> dict[str, Any
         "instance_id": row["instance_id"],
         "repo": row["repo"],
         "gold": row["gold_files"],
-        "rankings": {m: r[:50] for m, r in per_method.items()},
+        "rankings": {m: [[p, round(s, 6)] for p, s in r[:50]] for m, r in per_method.items()},
         "seconds": round(time.perf_counter() - started, 2),
         "parsed": stats.parsed,
     }
@@ -102,7 +102,7 @@ def evaluate(results: list[dict[str, Any]], weights: Weights) -> dict[str, dict[
     for res in results:
         # single methods are scored like the reference BM25: test files left out
         orders = {
-            m: [p for p in res["rankings"].get(m, []) if not is_test_path(p)] for m in methods
+            m: [p for p, _ in res["rankings"].get(m, []) if not is_test_path(p)] for m in methods
         }
         orders["fused"] = ranked(fuse(res["rankings"], weights))
         for group in (res["repo"], "overall"):
@@ -198,7 +198,7 @@ def main() -> int:
 
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
-    cache_file = work / ("rankings-semantic.jsonl" if args.semantic else "rankings.jsonl")
+    cache_file = work / ("rankings2-semantic.jsonl" if args.semantic else "rankings2.jsonl")
     cached: dict[str, dict[str, Any]] = {}
     if cache_file.exists() and not args.rerun:
         for line in cache_file.read_text().splitlines():

@@ -9,7 +9,7 @@ there. Weights were tuned on the development set (see ``benchmarks/localize``).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from patchwright.index.lexical import Chunk
@@ -95,14 +95,39 @@ def ranked(scores: Mapping[str, float]) -> list[str]:
     return [p for p, s in sorted(scores.items(), key=lambda kv: (-kv[1], kv[0])) if s > 0]
 
 
-def fuse(rankings: Mapping[str, list[str]], weights: Weights) -> dict[str, float]:
-    """Weighted reciprocal rank fusion of per-method rankings, test files damped."""
+def scored(scores: Mapping[str, float]) -> list[tuple[str, float]]:
+    """``(key, score)`` pairs with positive scores, best first."""
+    return [(p, scores[p]) for p in ranked(scores)]
+
+
+Ranking = Sequence[tuple[str, float]] | Sequence[str]
+
+
+def _tie_ranks(order: Ranking) -> list[tuple[str, int]]:
+    """Competition ranks: items with equal scores share the best rank of their group."""
+    out: list[tuple[str, int]] = []
+    last: float | None = None
+    rank = 0
+    for position, item in enumerate(order):
+        if isinstance(item, str):
+            out.append((item, position))
+            continue
+        path, score = str(item[0]), float(item[1])
+        if last is None or score != last:
+            rank, last = position, score
+        out.append((path, rank))
+    return out
+
+
+def fuse(rankings: Mapping[str, Ranking], weights: Weights) -> dict[str, float]:
+    """Weighted reciprocal rank fusion of per-method rankings (ties share a rank), with
+    test and auxiliary files damped."""
     fused: dict[str, float] = {}
     for method, order in rankings.items():
         weight = float(getattr(weights, method, 0.0))
         if weight <= 0:
             continue
-        for rank, path in enumerate(order):
+        for path, rank in _tie_ranks(order):
             fused[path] = fused.get(path, 0.0) + weight / (weights.rrf_k + rank + 1)
     for path in fused:
         if is_test_path(path):

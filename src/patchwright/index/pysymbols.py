@@ -40,7 +40,14 @@ def _signature(node: _FuncDef | ast.ClassDef) -> str:
 
 
 class _Collector(ast.NodeVisitor):
-    def __init__(self, path: str) -> None:
+    """Definitions, imports and (unless ``statements_only``) references of a module.
+
+    With ``statements_only`` only statement bodies are walked, never expressions: enough
+    for qualified names and imports, and several times faster, for when tree-sitter has
+    already supplied the references."""
+
+    def __init__(self, path: str, *, statements_only: bool = False) -> None:
+        self.statements_only = statements_only
         self.path = path
         self.scope: list[tuple[str, bool]] = []  # (name, is_class)
         self.definitions: list[Definition] = []
@@ -63,12 +70,15 @@ class _Collector(ast.NodeVisitor):
                 qualname=qual,
             )
         )
-        for decorator in node.decorator_list:
-            self.visit(decorator)
+        if not self.statements_only:
+            for decorator in node.decorator_list:
+                self.visit(decorator)
         self.scope.append((node.name, is_class))
         for child in node.body:
             self.visit(child)
         self.scope.pop()
+        if self.statements_only:
+            return
         if isinstance(node, ast.ClassDef):
             for base in node.bases:
                 self.visit(base)
@@ -76,6 +86,15 @@ class _Collector(ast.NodeVisitor):
             self.visit(node.args)
             if node.returns:
                 self.visit(node.returns)
+
+    def generic_visit(self, node: ast.AST) -> None:
+        if not self.statements_only:
+            super().generic_visit(node)
+            return
+        for name in ("body", "orelse", "finalbody", "handlers", "cases"):
+            for child in getattr(node, name, ()) or ():
+                if isinstance(child, ast.stmt | ast.excepthandler | ast.match_case):
+                    self.visit(child)
 
     visit_FunctionDef = _define
     visit_AsyncFunctionDef = _define
@@ -85,6 +104,10 @@ class _Collector(ast.NodeVisitor):
         lines = self.references.setdefault(name, [])
         if len(lines) < MAX_REF_LINES:
             lines.append(line)
+
+    def visit_Module(self, node: ast.Module) -> None:
+        for child in node.body:
+            self.visit(child)
 
     def visit_Name(self, node: ast.Name) -> None:
         self._ref(node.id, node.lineno)
@@ -100,7 +123,8 @@ class _Collector(ast.NodeVisitor):
         base = "." * node.level + (node.module or "")
         for alias in node.names:
             self.imports.append(f"{base}.{alias.name}" if base else alias.name)
-            self._ref(alias.name, node.lineno)
+            if not self.statements_only:
+                self._ref(alias.name, node.lineno)
 
 
 def enrich(symbols: FileSymbols, source: bytes) -> FileSymbols:
@@ -109,12 +133,13 @@ def enrich(symbols: FileSymbols, source: bytes) -> FileSymbols:
         tree = ast.parse(source, filename=symbols.path)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return symbols
-    collector = _Collector(symbols.path)
+    fallback = symbols.error is not None or not (symbols.definitions or symbols.references)
+    collector = _Collector(symbols.path, statements_only=not fallback)
     collector.visit(tree)
     module = module_name(symbols.path)
     by_key = {(d.name, d.line): d for d in collector.definitions}
     qualify = (lambda q: f"{module}.{q}") if module else (lambda q: q)
-    if symbols.error is not None or not (symbols.definitions or symbols.references):
+    if fallback:
         definitions = [replace(d, qualname=qualify(d.qualname)) for d in collector.definitions]
         references = collector.references
     else:

@@ -60,8 +60,16 @@ class RepoIndex:
         if rebuild:
             self._store.clear()
         stats = update_store(self.root, self._store, progress, max_file_bytes=self.max_file_bytes)
-        if stats.parsed or stats.removed or self._symbols is None:
+        if self._symbols is None or rebuild:
             self._symbols = {fs.path: fs for fs in self._store.symbols()}
+            self._bm25 = self._bm25_files = None
+        elif stats.parsed or stats.removed:
+            # only the changed files are reloaded: a 10k-file repo stays fast to refresh
+            for path in stats.removed_paths:
+                self._symbols.pop(path, None)
+            for fs in self._store.symbols_of(stats.parsed_paths):
+                self._symbols[fs.path] = fs
+            self._symbols = dict(sorted(self._symbols.items()))
             self._bm25 = self._bm25_files = None
         return stats
 
@@ -206,38 +214,37 @@ class RepoIndex:
         return cards
 
     # -- localisation --------------------------------------------------------------------------
-    def method_rankings(self, text: str) -> tuple[dict[str, list[str]], list[tuple[Chunk, float]]]:
-        """Each method's file ranking for ``text`` (for fusion and for the benchmark)."""
+    def method_rankings(
+        self, text: str
+    ) -> tuple[dict[str, list[tuple[str, float]]], list[tuple[Chunk, float]]]:
+        """Each method's scored file ranking for ``text`` (for fusion and the benchmark)."""
         symbols = self.symbols
         found = mentions.find_mentions(text, symbols)
         chunk_hits = self.bm25().chunk_scores(text)
         bm25_files: dict[str, float] = {}
         for chunk, score in chunk_hits:
             bm25_files.setdefault(chunk.path, score)
-        whole = [c.path for c, _ in self.bm25_files().chunk_scores(text)]
+        whole = {c.path: s for c, s in self.bm25_files().chunk_scores(text)}
         phrases = mentions.literal_phrases(text)
+        literal = mentions.literal_file_scores(phrases, self._code_texts()) if phrases else {}
+        idents = mentions.identifier_file_scores(found.identifiers, symbols)
         rankings = {
-            "bm25": list(bm25_files),
-            "bm25_file": whole,
-            "mentions": locate.ranked(found.files),
-            "identifiers": locate.ranked(
-                mentions.identifier_file_scores(found.identifiers, symbols)
-            ),
-            "stems": locate.ranked(mentions.stem_file_scores(text, symbols)),
-            "literals": locate.ranked(
-                mentions.literal_file_scores(phrases, self._code_texts()) if phrases else {}
-            ),
+            "bm25": locate.scored(bm25_files),
+            "bm25_file": locate.scored(whole),
+            "mentions": locate.scored(found.files),
+            "identifiers": locate.scored(idents),
+            "stems": locate.scored(mentions.stem_file_scores(text, symbols)),
+            "literals": locate.scored(literal),
         }
         if found.files or found.identifiers:
             ranking = graph.rank(symbols, focus_files=found.files, mentioned=found.identifiers)
-            rankings["pagerank"] = locate.ranked(ranking.files)[:200]
+            rankings["pagerank"] = locate.scored(ranking.files)[:200]
         index = self.semantic_index() if self.weights.semantic > 0 else None
         if index is not None:
-            hits = index.search(text, 200)  # type: ignore[attr-defined]
             sem: dict[str, float] = {}
-            for hit in hits:
+            for hit in index.search(text, 200):  # type: ignore[attr-defined]
                 sem.setdefault(hit.chunk.path, hit.score)
-            rankings["semantic"] = list(sem)
+            rankings["semantic"] = locate.scored(sem)
         return rankings, chunk_hits
 
     def _code_texts(self) -> dict[str, str]:
@@ -261,7 +268,7 @@ class RepoIndex:
         return locate.Located(
             files=[locate.ScoredFile(p, fused[p]) for p in order[:k]],
             symbols=symbols,
-            methods={m: r[:k] for m, r in rankings.items()},
+            methods={m: [p for p, _ in r[:k]] for m, r in rankings.items()},
         )
 
     # -- ledger ------------------------------------------------------------------------------------

@@ -99,6 +99,13 @@ class SymbolStore:
         for (data,) in self.conn.execute("SELECT data FROM files ORDER BY path"):
             yield FileSymbols.from_json(json.loads(data))
 
+    def symbols_of(self, paths: Iterable[str]) -> Iterator[FileSymbols]:
+        """The cached symbols of the given files (those that are cached)."""
+        for path in paths:
+            row = self.conn.execute("SELECT data FROM files WHERE path=?", (path,)).fetchone()
+            if row is not None:
+                yield FileSymbols.from_json(json.loads(row[0]))
+
     def close(self) -> None:
         """Close the database."""
         self.conn.close()

@@ -29,6 +29,7 @@ class IndexStats:
     definitions: int = 0
     seconds: float = 0.0
     parsed_paths: list[str] = field(default_factory=list)
+    removed_paths: list[str] = field(default_factory=list)
     languages: dict[str, int] = field(default_factory=dict)
     unavailable: dict[str, str] = field(default_factory=dict)
 
@@ -82,6 +83,7 @@ def update_store(
     gone = set(rows) - {f.path for f in files}
     store.delete(gone)
     stats.removed = len(gone)
+    stats.removed_paths = sorted(gone)
     store.commit()
     for language, count in stats.languages.items():
         status = grammars.load(language)[1]
