@@ -231,3 +231,32 @@ def test_the_tests_the_task_names_are_read_only(
     assert code == 0, out
     assert out["files_changed"] == ["shop/pricing.py"]
     assert "150.0" in (shop_repo / "tests" / "test_pricing.py").read_text()
+
+
+def test_no_git_works_in_a_plain_directory(
+    shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
+) -> None:
+    import shutil
+
+    shutil.rmtree(shop_repo / ".git")
+    replies = script(
+        [sr("    return price * percent / 100", "    return price * (1 - percent / 100)")]
+    )
+    code, out = run(shop_repo, replies, "--no-git")
+    assert code == 0, out
+    assert out["commit"] is None and out["files_changed"] == ["shop/pricing.py"]
+    assert (shop_repo / "shop" / "pricing.py").read_text() == shop.FIXED
+    assert not (shop_repo / ".git").exists()
+
+
+def test_branch_commits_on_a_working_branch(
+    shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
+) -> None:
+    replies = script(
+        [sr("    return price * percent / 100", "    return price * (1 - percent / 100)"), "fix: d"]
+    )
+    code, out = run(shop_repo, replies, "--branch")
+    assert code == 0, out
+    branch = shop.git(shop_repo, "rev-parse", "--abbrev-ref", "HEAD").strip()
+    assert branch.startswith("patchwright/tests-test-pricing-py-fails")
+    assert shop.git(shop_repo, "rev-parse", "main").strip() != out["commit"]
