@@ -113,7 +113,7 @@ class RepoIndex:
             if cached is not None:
                 return cached
         ranking = graph.rank(symbols, focus_files=files, mentioned=idents)
-        ordered = repomap.ordered_definitions(symbols, ranking)
+        ordered = repomap.ordered_definitions(symbols, ranking, set(files), set(idents))
         text = repomap.fit(ordered, tokens, count_tokens, symbols)
         if not custom:
             self._store.memo_put(key, text)

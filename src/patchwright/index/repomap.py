@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from patchwright.index.graph import Ranking
 from patchwright.index.model import Definition, FileSymbols
@@ -23,13 +23,27 @@ def approx_tokens(text: str) -> int:
     return math.ceil(len(text) / 4)
 
 
-def ordered_definitions(symbols: Mapping[str, FileSymbols], ranking: Ranking) -> list[Definition]:
-    """All definitions, most relevant first (ties broken by path and line)."""
+def ordered_definitions(
+    symbols: Mapping[str, FileSymbols],
+    ranking: Ranking,
+    focus_files: Collection[str] = (),
+    mentioned: Collection[str] = (),
+) -> list[Definition]:
+    """All definitions, most relevant first (ties broken by path and line).
+
+    Definitions the focus names come first, then those of focus files, then the rest by
+    the rank that flows into them along references."""
+    top = max(ranking.definitions.values(), default=0.0) + 1.0
     scored = []
     for path, fs in symbols.items():
         file_rank = ranking.files.get(path, 0.0)
+        in_focus = path in focus_files
         for d in fs.definitions:
             score = ranking.definitions.get((path, d.name), 0.0) + file_rank * 1e-6
+            if d.name in mentioned:
+                score += 2 * top
+            elif in_focus:
+                score += top
             scored.append((-score, path, d.line, d))
     scored.sort(key=lambda item: item[:3])
     return [item[3] for item in scored]

@@ -9,6 +9,7 @@ definitions (``Class.method``); Python modules get ``pkg.mod.`` prefixes from ``
 
 from __future__ import annotations
 
+import re
 from functools import cache
 from typing import Any
 
@@ -122,6 +123,7 @@ IDENTIFIERS = (
     "shorthand_property_identifier",
 )
 _BODY_FIELDS = ("body", "block")
+_HASH_COMMENT = re.compile(r"(^|\s)#(?![\[!{]).*$")
 _SIGNATURE_CHARS = 240
 
 
@@ -180,6 +182,8 @@ def _signature(node: Any, source: bytes) -> str:
         newline = source.find(b"\n", node.start_byte, end)
         end = newline if newline != -1 else end
     text = source[node.start_byte : end].decode("utf-8", "replace")
+    if "#" in text:  # drop trailing comments of hash-comment languages (Python, Ruby, Bash)
+        text = "\n".join(_HASH_COMMENT.sub("", line) for line in text.split("\n"))
     text = " ".join(text.split()).rstrip("{").rstrip().removesuffix(":").rstrip()
     return text[:_SIGNATURE_CHARS]
 
