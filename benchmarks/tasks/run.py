@@ -200,7 +200,7 @@ def main() -> None:
     parser.add_argument("--offset", type=int, default=0)
     parser.add_argument("--max-iter", type=int, default=2)
     parser.add_argument("--edit-format", default="auto")
-    parser.add_argument("--timeout", type=float, default=900)
+    parser.add_argument("--timeout", type=float, default=600)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--report-only", action="store_true")
     parser.add_argument(

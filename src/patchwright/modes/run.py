@@ -11,7 +11,7 @@ from typing import Any, Literal
 from rich.console import Console
 
 from patchwright.agent.commit_message import write_commit_message
-from patchwright.agent.context import ContextRequest, build_context
+from patchwright.agent.context import ContextRequest, approx_tokens, build_context
 from patchwright.agent.edit_format import choose_format
 from patchwright.agent.loop import SolveOptions, Solver
 from patchwright.agent.prompts import render
@@ -164,10 +164,21 @@ def _solve(
             },
         ]
     )
-    return solver, SolveOptions(opts.task, fmt, opts.max_iter, reply_tokens=reply_tokens), fmt
+    budget = _reply_budget(fmt, [f.text for f in ctx.files if f.path not in protected])
+    return solver, SolveOptions(opts.task, fmt, opts.max_iter, reply_tokens=budget), fmt
 
 
 _CHANGE_TESTS = ("test", "tests", "spec")
+
+
+def _reply_budget(fmt: str, editable_texts: list[str], cap: int = 2048) -> int:
+    """Tokens a reply may use: whole files need room for the files shown (and a new one);
+    edit blocks need far less. A bound keeps a small model that starts repeating itself from
+    generating for minutes."""
+    if fmt != "whole":
+        return min(cap, 1024)
+    shown = sum(approx_tokens(t) for t in editable_texts)
+    return max(512, min(cap, int(shown * 1.5) + 384))
 
 
 def _protected_tests(baseline: Any, targets: set[str], task: str) -> list[str]:
