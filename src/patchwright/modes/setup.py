@@ -36,6 +36,7 @@ class Workspace:
     on_token: Callable[[str], None] | None = None
     dirty: set[str] = field(default_factory=set)
     base_branch: str | None = None
+    _index_state: tuple[Any] | None = None
 
     def read_file(self, path: str) -> TextFile | None:
         target = confine(self.root, path)
@@ -59,6 +60,12 @@ class Workspace:
         return sorted(baseline.failing_tests)
 
     def _index(self) -> Any:
+        """The code index, refreshed once per run, when the user has built one."""
+        if self._index_state is None:
+            self._index_state = (self._open_index(),)
+        return self._index_state[0]
+
+    def _open_index(self) -> Any:
         if not (self.root / ".patchwright" / "cache" / "symbols.sqlite").is_file():
             return None
         try:
