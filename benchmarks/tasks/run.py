@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -100,11 +101,20 @@ def judge(task: Task, repo: Path, timeout: float) -> bool:
     cmd = task.judge.replace("python ", f"{sys.executable} ", 1)
     if cmd.startswith("pytest"):
         cmd = f"{sys.executable} -m {cmd}"
+    proc = subprocess.Popen(
+        cmd,
+        shell=True,
+        cwd=repo,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
     try:
-        proc = subprocess.run(cmd, shell=True, cwd=repo, capture_output=True, timeout=timeout)
+        return proc.wait(timeout=timeout) == 0
     except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)  # an infinite loop must not outlive the judge
+        proc.wait()
         return False
-    return proc.returncode == 0
 
 
 def run_one(task: Task, args: argparse.Namespace) -> dict[str, object]:
@@ -128,6 +138,8 @@ def run_one(task: Task, args: argparse.Namespace) -> dict[str, object]:
             str(args.max_iter),
             "--edit-format",
             args.edit_format,
+            "--test-timeout",
+            "60",
         ]
         started = time.monotonic()
         try:

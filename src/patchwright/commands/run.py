@@ -20,6 +20,9 @@ def register(app: typer.Typer) -> None:
         model: str | None = typer.Option(
             None, "--model", "-m", help="Model, e.g. local:qwen2.5-coder-1.5b."
         ),
+        test_timeout: float | None = typer.Option(
+            None, "--test-timeout", help="Seconds a test run may take (default 180)."
+        ),
         test_cmd: str | None = typer.Option(
             None, "--test-cmd", help="Test command (default: detected)."
         ),
@@ -64,6 +67,7 @@ def register(app: typer.Typer) -> None:
             repo=repo,
             model=model,
             test_cmd=test_cmd,
+            test_timeout=test_timeout,
             max_iter=max_iter,
             edit_format=edit_format,
             include=include,

@@ -62,11 +62,17 @@ class GateChecker:
     bus: EventBus
     test_cmd: str | None = None
     targets: set[str] = field(default_factory=set)
+    test_timeout: float = 180.0
     last: GateCheck = field(default_factory=GateCheck)
 
     def check(self, touched: Sequence[str]) -> GateCheck:
         results = run_gates(
-            self.root, self.sandbox, self.baseline, touched=list(touched), test_cmd=self.test_cmd
+            self.root,
+            self.sandbox,
+            self.baseline,
+            touched=list(touched),
+            test_cmd=self.test_cmd,
+            test_timeout=self.test_timeout,
         )
         for r in results:
             self.bus.emit(

@@ -49,6 +49,7 @@ class RunOptions:
     fallback: list[str] = field(default_factory=list)
     max_cost: float | None = None
     context_tokens: int | None = None
+    test_timeout: float = 180.0
 
 
 @dataclass
@@ -110,7 +111,7 @@ def _solve(
 ) -> tuple[Solver, Any, str]:
     sandbox = Sandbox(ws.root)
     bus.emit("baseline.start")
-    baseline = take_baseline(ws.root, sandbox, test_cmd=ws.test_cmd)
+    baseline = take_baseline(ws.root, sandbox, test_cmd=ws.test_cmd, test_timeout=opts.test_timeout)
     bus.emit("baseline.done", failing=len(ws.baseline_failures(baseline)))
     texts = read_repo_texts(ws.root)
     reply_tokens = 2048
@@ -132,7 +133,9 @@ def _solve(
     solver = Solver(
         model=ws.model,
         working=working,
-        checker=GateChecker(ws.root, sandbox, baseline, bus, ws.test_cmd, targets),
+        checker=GateChecker(
+            ws.root, sandbox, baseline, bus, ws.test_cmd, targets, opts.test_timeout
+        ),
         new_txn=lambda: Transaction(ws.root),
         bus=bus,
         approve=make_approver(

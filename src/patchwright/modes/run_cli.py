@@ -40,6 +40,7 @@ def _options(task: str, repo: Path, flags: dict[str, Any]) -> RunOptions:
         record=flags["record"],
         fallback=list(settings.model.fallback),
         max_cost=settings.model.max_cost,
+        test_timeout=flags["test_timeout"] or 180.0,
     )
 
 
