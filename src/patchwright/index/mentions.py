@@ -140,7 +140,12 @@ def stem_file_scores(text: str, symbols: Mapping[str, FileSymbols]) -> dict[str,
             continue
         stem = PurePosixPath(path).stem
         if stem == "__init__":
-            stem = PurePosixPath(path).parent.name
+            # a package by its folder name, but not the top-level package: its name is in
+            # nearly every issue of the repository
+            package = module_name(path).split(".")
+            if len(package) < 2:
+                continue
+            stem = package[-1]
         if len(stem) >= 4 and stem.lower() not in _STEM_STOP:
             by_stem[stem.lower()].append(path)
     words: dict[str, int] = defaultdict(int)
