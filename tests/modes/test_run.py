@@ -260,3 +260,18 @@ def test_branch_commits_on_a_working_branch(
     branch = shop.git(shop_repo, "rev-parse", "--abbrev-ref", "HEAD").strip()
     assert branch.startswith("patchwright/tests-test-pricing-py-fails")
     assert shop.git(shop_repo, "rev-parse", "main").strip() != out["commit"]
+
+
+def test_a_runaway_reply_is_cut_short_in_the_history_and_explained(
+    shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
+) -> None:
+    runaway = "tests/test_pricing.py\n```python\n" + "assert apply_discount(1, 1) == 1\n" * 900
+    good = sr("    return price * percent / 100", "    return price * (1 - percent / 100)")
+    code, out = run(shop_repo, script([runaway, good, "fix: d"]))
+    assert code == 0, out
+    trajectory = next((shop_repo / ".patchwright" / "runs").iterdir()) / "trajectory.json"
+    messages = json.loads(trajectory.read_text())["messages"]
+    assert messages[2]["content"].endswith("[... reply cut off]")
+    assert len(messages[2]["content"]) < 1300
+    assert "cut off" in messages[3]["content"]
+    assert "tests/test_pricing.py" in messages[3]["content"]  # named as read-only

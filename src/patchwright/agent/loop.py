@@ -44,6 +44,11 @@ class Txn(Protocol):
     def commit(self, label: str = "") -> str: ...
 
 
+def _cut_off(reply: Reply, limit: int) -> bool:
+    """True when the reply stopped at the token limit rather than finishing."""
+    return reply.finish_reason == "length" or reply.usage.completion_tokens >= limit
+
+
 @dataclass
 class SolveOptions:
     task: str
@@ -77,11 +82,14 @@ class Solver:
     on_step: Callable[[], None] = lambda: None
     pending_notes: list[str] = field(default_factory=list)
 
-    def ask(self, opts: SolveOptions, phase: str) -> Reply:
+    def ask(self, opts: SolveOptions, phase: str, temperature: float | None = None) -> Reply:
         self.bus.emit("model.request", phase=phase, messages=len(self.messages))
         started = time.monotonic()
         reply = self.model.complete(
-            self.messages, on_token=self.on_token, max_tokens=opts.reply_tokens
+            self.messages,
+            on_token=self.on_token,
+            max_tokens=opts.reply_tokens,
+            temperature=temperature,
         )
         self.messages.append({"role": "assistant", "content": reply.text})
         self.bus.emit(
@@ -97,8 +105,14 @@ class Solver:
     def _get_edits(self, opts: SolveOptions, iteration: int) -> Attempt:
         attempt = Attempt(kind="no_edits")
         for retry in range(opts.max_format_retries + 1):
-            reply = self.ask(opts, "edit" if retry == 0 else "edit-retry")
+            # A retry samples a little: a small model asked the same thing greedily tends to
+            # repeat the same broken reply.
+            reply = self.ask(opts, "edit-retry", 0.4) if retry else self.ask(opts, "edit")
             attempt = self.working.apply_reply(reply.text)
+            cut_off = _cut_off(reply, opts.reply_tokens)
+            if cut_off and not attempt.ok:
+                # keep the conversation short: a runaway reply is noise for every later call
+                self.messages[-1]["content"] = reply.text[:1200] + "\n[... reply cut off]"
             self.actions.append(
                 {
                     "iteration": iteration,
@@ -124,7 +138,14 @@ class Solver:
             )
             if attempt.kind == "no_edits":
                 errors = [e for e in attempt.feedback.splitlines() if e]
-                message = render("no_edits", fmt=opts.fmt, errors=errors)
+                message = render(
+                    "no_edits",
+                    fmt=opts.fmt,
+                    errors=errors,
+                    cut_off=cut_off,
+                    limit=opts.reply_tokens,
+                    protected=sorted(self.working.protected),
+                )
             else:
                 message = attempt.feedback
             self.messages.append({"role": "user", "content": message})

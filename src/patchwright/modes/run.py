@@ -162,6 +162,7 @@ def _solve(
                     memory_sources=ctx.memory_sources,
                     repo_map=ctx.repo_map,
                     failures=ws.failure_output(baseline)[-3000:],
+                    readonly=protected,
                     fmt=fmt,
                 ),
             },
