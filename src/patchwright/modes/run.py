@@ -182,7 +182,7 @@ def _reply_budget(fmt: str, editable_texts: list[str], cap: int = 2048) -> int:
     if fmt != "whole":
         return min(cap, 1024)
     shown = sum(approx_tokens(t) for t in editable_texts)
-    return max(512, min(cap, int(shown * 1.5) + 384))
+    return max(1024, min(cap, int(shown * 1.5) + 384))
 
 
 def _protected_tests(baseline: Any, targets: set[str], task: str) -> list[str]:
