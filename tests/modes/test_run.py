@@ -275,3 +275,22 @@ def test_a_runaway_reply_is_cut_short_in_the_history_and_explained(
     assert len(messages[2]["content"]) < 1300
     assert "cut off" in messages[3]["content"]
     assert "tests/test_pricing.py" in messages[3]["content"]  # named as read-only
+
+
+def test_a_solution_no_test_proved_says_so(
+    shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
+) -> None:
+    shop.git(shop_repo, "rm", "-q", "-r", "tests", "pyproject.toml")
+    shop.git(shop_repo, "commit", "-q", "-m", "no tests")
+    replies = script(
+        [sr("    return price * percent / 100", "    return price * (1 - percent / 100)"), "fix: d"]
+    )
+    code, out = run(shop_repo, replies)
+    assert code == 0, out
+    summary_file = next((shop_repo / ".patchwright" / "runs").iterdir()) / "summary.json"
+    summary = json.loads(summary_file.read_text())
+    assert summary["gates"]["tests"] == "skipped"
+    assert summary["gates"]["syntax"] == "passed"
+    assert any("no tests ran" in note for note in summary["notes"])
+    result = CliRunner().invoke(app, ["log", "--repo", str(shop_repo)])
+    assert "no tests ran" in result.output

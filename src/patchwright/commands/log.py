@@ -47,9 +47,12 @@ def register(app: typer.Typer) -> None:
             "cost",
             "seconds",
             "reason",
+            "gates",
         ):
-            if summary.get(key) not in (None, "", []):
-                console.print(f"  {key}: {summary[key]}")
+            if summary.get(key) not in (None, "", [], {}):
+                console.print(f"  {key}: {summary[key]}", markup=False)
+        for note in summary.get("notes") or []:
+            console.print(f"  note: {note}", markup=False)
         events = run_dir / "events.jsonl"
         if events.is_file():
             console.print("[bold]events[/]")

@@ -68,6 +68,7 @@ class RunSummary:
     first_try: bool = False
     edit_format: str = ""
     notes: list[str] = field(default_factory=list)
+    gates: dict[str, str] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -198,6 +199,23 @@ def _protected_tests(baseline: Any, targets: set[str], task: str) -> list[str]:
     return sorted({cases[t].path for t in targets if t in cases and cases[t].path})
 
 
+def _gate_statuses(checker: Any) -> dict[str, str]:
+    last = getattr(checker, "last", None)
+    return {r.name: r.status for r in getattr(last, "results", [])}
+
+
+def _unverified(checker: Any) -> list[str]:
+    """Say so when a solution was not proved by tests: "solved" must not overclaim."""
+    last = getattr(checker, "last", None)
+    tests = next((r for r in getattr(last, "results", []) if r.name == "tests"), None)
+    if tests is None or tests.status != "skipped":
+        return []
+    return [
+        f"no tests ran ({tests.reason}); the change passed the syntax and lint gates only, "
+        "so review it (or pass --test-cmd) before relying on it"
+    ]
+
+
 def ctx_texts(ctx: Any) -> list[str]:
     return [f.text for f in ctx.files]
 
@@ -224,6 +242,8 @@ def run_task(
                 result.files_changed,
                 result.diff,
             )
+            summary.notes.extend(_unverified(solver.checker))
+            summary.gates = _gate_statuses(solver.checker)
             if not opts.no_commit:
                 message = write_commit_message(ws.model, opts.task, result.diff, bus=bus)
                 summary.commit = ws.commit(message, result.files_changed, summary.notes)
@@ -247,6 +267,7 @@ def run_task(
                 "diff": summary.diff,
                 "edit_format": summary.edit_format,
                 "notes": summary.notes,
+                "gates": summary.gates,
                 "task": opts.task,
                 "model": ws.model.name,
             }
