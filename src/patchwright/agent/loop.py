@@ -19,8 +19,15 @@ from patchwright.agent.working_copy import Attempt, WorkingCopy
 from patchwright.events import EventBus
 from patchwright.llm import Message, Model, Reply
 
-Decision = Literal["apply", "skip", "regenerate"]
-Approver = Callable[[str], Decision]
+Decision = Literal["apply", "skip", "regenerate", "edited"]
+
+
+class Approver(Protocol):
+    """Shown the verified diff (and, after a user's own edit, what the gates found wrong
+    with it), answers: apply it, skip the task, regenerate, or "edited" (the user changed
+    the files on disk: re-verify and ask again)."""
+
+    def __call__(self, diff: str, problems: str = "") -> Decision: ...
 
 
 class Check(Protocol):
@@ -191,8 +198,8 @@ class Solver:
                 )
                 self.on_step()
                 return None
+            decision, changes = self._approve(txn, iteration, changes)
             diff = self.working.diff()
-            decision = self.approve(diff)
             if decision != "apply":
                 txn.rollback()
                 self.bus.emit("txn.rollback", iteration=iteration, reason=f"user: {decision}")
@@ -215,3 +222,31 @@ class Solver:
         self.actions.append({"iteration": iteration, "gates": "passed", "undo": undo_id})
         self.on_step()
         return SolveResult("solved", iteration, sorted(changes), diff, first_try=iteration == 1)
+
+    def _approve(
+        self, txn: Txn, iteration: int, changes: dict[str, bytes | None]
+    ) -> tuple[Decision, dict[str, bytes | None]]:
+        """Ask for approval; a change the user edits is written, re-verified and shown again
+        (never committed unverified). The edited diff goes to the run record either way."""
+        problems = ""
+        while True:
+            decision = self.approve(self.working.diff(), problems)
+            if decision != "edited":
+                if problems and decision == "apply":
+                    decision = "skip"  # never apply a change that fails the gates
+                return decision, changes
+            self.working.absorb(sorted(changes))
+            changes = self.working.changes()
+            if not changes:
+                return "skip", changes  # the user undid the whole change
+            txn.stage(changes)
+            txn.write()
+            check = self.checker.check(sorted(changes))
+            problems = "" if check.ok else check.summary
+            self.bus.emit(
+                "approval.edited",
+                iteration=iteration,
+                ok=check.ok,
+                diff=self.working.diff(),
+                problems=problems[:2000],
+            )

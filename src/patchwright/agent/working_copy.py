@@ -136,5 +136,11 @@ class WorkingCopy:
             )
         return "".join(line if line.endswith("\n") else line + "\n" for line in chunks)
 
+    def absorb(self, paths: Sequence[str]) -> None:
+        """Take the files' current text from disk (after the user edited them)."""
+        for path in paths:
+            found = self._read(path)
+            self.current[path] = None if found is None else found.text
+
     def reset(self) -> None:
         self.current.clear()

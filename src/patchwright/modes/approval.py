@@ -18,7 +18,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.syntax import Syntax
 
-from patchwright.agent.loop import Decision
+from patchwright.agent.loop import Approver, Decision
 
 
 class ApprovalUnavailable(Exception):
@@ -50,26 +50,29 @@ def make_approver(
     timeout: float | None,
     root: Path,
     paths: Callable[[], Sequence[str]],
-) -> Callable[[str], Decision]:
+) -> Approver:
     """An approver for :class:`patchwright.agent.loop.Solver`."""
 
-    def approve(diff: str) -> Decision:
+    def approve(diff: str, problems: str = "") -> Decision:
         if yes:
             return "apply"
         if not sys.stdin.isatty() and timeout is not None:
             console.print(f"[dim]no terminal: approving after the {timeout:g}s timeout[/]")
             return "apply"
         console.print(Syntax(diff, "diff", theme="ansi_dark", word_wrap=True))
+        if problems:
+            console.print("[bold red]Your edit fails the gates:[/]")
+            console.print(problems, markup=False)
         while True:
-            console.print(
-                "[bold]Apply this change?[/] [a]pply / [e]dit / [r]egenerate / [s]kip ", end=""
-            )
-            answer = _read_answer(timeout)
+            answer = _ask(console, timeout, can_apply=not problems)
             if answer is None:
-                console.print(f"\n[dim]no answer in {timeout:g}s: applying[/]")
+                console.print(f"\n[dim]no answer in {timeout:g}s: {_DEFAULT[bool(problems)]}[/]")
+                return "skip" if problems else "apply"
+            if answer in ("a", "apply", "y", "yes", "") and not problems:
                 return "apply"
             if answer in ("a", "apply", "y", "yes", ""):
-                return "apply"
+                console.print("[red]a change that fails the gates cannot be applied[/]")
+                continue
             if answer in ("r", "regenerate"):
                 return "regenerate"
             if answer in ("s", "skip", "n", "no"):
@@ -77,6 +80,20 @@ def make_approver(
             if answer in ("e", "edit"):
                 editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
                 subprocess.call([*shlex.split(editor), *[str(root / p) for p in paths()]])
-                return "apply"
+                console.print("[dim]re-running the gates on your edit…[/]")
+                return "edited"
 
     return approve
+
+
+_DEFAULT = {False: "applying", True: "skipping (the edited change fails the gates)"}
+
+
+def _ask(console: Console, timeout: float | None, *, can_apply: bool) -> str | None:
+    choices = (
+        "[a]pply / [e]dit / [r]egenerate / [s]kip"
+        if can_apply
+        else ("[e]dit again / [r]egenerate / [s]kip")
+    )
+    console.print(f"[bold]Apply this change?[/] {choices} ", end="")
+    return _read_answer(timeout)
