@@ -52,6 +52,33 @@ def test_a_fixed_lint_error_is_reported_and_config_is_respected(
     assert [(p.path, p.code) for p in result.new_problems] == [("brand_new.py", "F401")]
 
 
+NESTED_IF = (
+    "def f(xs):\n    for x in xs:\n        if x:\n            if x > 1:\n                return x\n"
+)
+
+
+def test_without_a_ruff_config_only_errors_fail_not_style(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    write({"m.py": "x = 1\n"})
+    base = baseline()
+    write({"m.py": NESTED_IF})  # SIM102 under newer ruff defaults: style, not an error
+    assert check(base, ["m.py"], gates=GATE)["lint"].status == "passed"
+    write({"m.py": NESTED_IF + "\n\ndef g():\n    return missing\n"})
+    result = check(base, ["m.py"], gates=GATE)["lint"]
+    assert [p.code for p in result.new_problems] == ["F821"]
+
+
+def test_a_repository_ruff_config_chooses_the_rules(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    write({"ruff.toml": '[lint]\nselect = ["SIM"]\n', "m.py": "x = 1\n"})
+    base = baseline()
+    write({"m.py": NESTED_IF})
+    result = check(base, ["m.py"], gates=GATE)["lint"]
+    assert [p.code for p in result.new_problems] == ["SIM102"]
+
+
 def test_node_check_catches_a_new_javascript_syntax_error(
     write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
 ) -> None:

@@ -1,7 +1,10 @@
 """The lint gate: ruff on touched Python files, ``node --check`` on touched JavaScript.
 
 ruff runs with the repository's own configuration (found from each file's location; the
-repository's excludes are honoured with ``--force-exclude``). The baseline of a changed file
+repository's excludes are honoured with ``--force-exclude``). A repository without one is
+checked for errors only (pyflakes and syntax-level pycodestyle, ruff's classic defaults):
+recent ruff releases enable style rules by default, and a correct change must not fail a
+gate for a nested ``if``. The baseline of a changed file
 is the same check of its old text: ruff reads it from stdin under the file's real name, and
 ``node --check`` reads a copy under ``.patchwright/cache/old/``. Problems are compared
 without line numbers, so only new ones fail the gate.
@@ -28,9 +31,27 @@ class ToolBroken(Exception):
     """The linter ran but produced no usable report (the message says why)."""
 
 
-def _ruff_args(ruff: list[str]) -> list[str]:
+ERRORS_ONLY = "E4,E7,E9,F"
+_CONFIG_FILES = ("ruff.toml", ".ruff.toml")
+
+
+def has_ruff_config(root: Path) -> bool:
+    """True when ruff would find a configuration for files under ``root``."""
+    for folder in (root.resolve(), *root.resolve().parents):
+        if any((folder / name).is_file() for name in _CONFIG_FILES):
+            return True
+        pyproject = folder / "pyproject.toml"
+        if pyproject.is_file():
+            with contextlib.suppress(OSError, UnicodeDecodeError):
+                if "[tool.ruff" in pyproject.read_text(encoding="utf-8"):
+                    return True
+    return False
+
+
+def _ruff_args(ctx: GateContext, ruff: list[str]) -> list[str]:
+    select = [] if has_ruff_config(ctx.root) else ["--select", ERRORS_ONLY]
     return [*ruff, "check", "--output-format", "json", "--no-cache", "--force-exclude",
-            "--exit-zero", "--no-fix"]  # fmt: skip
+            "--exit-zero", "--no-fix", *select]  # fmt: skip
 
 
 def _parse_ruff(ctx: GateContext, stdout: str, stdin_name: str | None = None) -> list[Problem]:
@@ -51,7 +72,7 @@ def _parse_ruff(ctx: GateContext, stdout: str, stdin_name: str | None = None) ->
 
 
 def ruff_problems(ctx: GateContext, ruff: list[str], paths: list[str]) -> list[Problem]:
-    result = ctx.sandbox.run([*_ruff_args(ruff), "--", *paths], cwd=ctx.root, timeout=120)
+    result = ctx.sandbox.run([*_ruff_args(ctx, ruff), "--", *paths], cwd=ctx.root, timeout=120)
     if why := describe_failure(result):
         raise ToolBroken(f"ruff {why}")
     if result.exit_code != 0:
@@ -60,7 +81,7 @@ def ruff_problems(ctx: GateContext, ruff: list[str], paths: list[str]) -> list[P
 
 
 def ruff_old_problems(ctx: GateContext, ruff: list[str], path: str, old: str) -> list[Problem]:
-    cmd = [*_ruff_args(ruff), "--stdin-filename", path, "-"]
+    cmd = [*_ruff_args(ctx, ruff), "--stdin-filename", path, "-"]
     result = ctx.sandbox.run(cmd, cwd=ctx.root, timeout=60, stdin=old)
     if why := describe_failure(result):
         raise ToolBroken(f"ruff (baseline) {why}")
