@@ -294,3 +294,14 @@ def test_a_solution_no_test_proved_says_so(
     assert any("no tests ran" in note for note in summary["notes"])
     result = CliRunner().invoke(app, ["log", "--repo", str(shop_repo)])
     assert "no tests ran" in result.output
+
+
+def test_an_edit_naming_no_file_is_placed_in_the_shown_file_it_matches(
+    shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
+) -> None:
+    pathless = sr("    return price * percent / 100", "    return price * (1 - percent / 100)")
+    pathless = pathless.replace("shop/pricing.py\n", "")
+    code, out = run(shop_repo, script([pathless, "fix: d"]))
+    assert code == 0, out
+    assert out["files_changed"] == ["shop/pricing.py"]
+    assert (shop_repo / "shop" / "pricing.py").read_text() == shop.FIXED

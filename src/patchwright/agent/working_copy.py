@@ -51,8 +51,10 @@ class WorkingCopy:
         read: Reader,
         confine: Confiner,
         protected: Sequence[str] = (),
+        shown: Sequence[str] = (),
     ) -> None:
         self._repo_files = list(repo_files)
+        self._shown = list(shown)
         self._read = read
         self._confine = confine
         self.protected = set(protected)
@@ -78,7 +80,7 @@ class WorkingCopy:
         return resolved
 
     def apply_reply(self, reply: str) -> Attempt:
-        parsed = parse_reply(reply, known_files=self._repo_files)
+        parsed = parse_reply(reply, known_files=self._repo_files, shown=self._shown_texts())
         if not parsed.edits:
             errors = "\n".join(f"- {e}" for e in parsed.errors)
             return Attempt(kind="no_edits", feedback=errors)
@@ -96,8 +98,16 @@ class WorkingCopy:
             return Attempt(kind="failed", feedback=render_retry_message(outcome), outcome=outcome)
         self.current.update(outcome.new_texts)
         return Attempt(
-            applied=sorted(outcome.new_texts), outcome=outcome, notes=[*notes, *outcome.notes]
+            applied=sorted(outcome.new_texts),
+            outcome=outcome,
+            notes=[*parsed.notes, *notes, *outcome.notes],
         )
+
+    def _shown_texts(self) -> dict[str, str]:
+        """The editable files the model has seen (and edited), to place edits that name none."""
+        paths = dict.fromkeys([*self._shown, *self.current])
+        texts = {p: self.text(p) for p in paths if p not in self.protected}
+        return {p: t for p, t in texts.items() if t is not None}
 
     def _drop_protected_changes(self, edits: Sequence[Edit]) -> list[str]:
         """Notes for edits that would change a protected file (the tests the task must pass)."""

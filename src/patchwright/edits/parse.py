@@ -9,9 +9,10 @@ Paths are kept as written; ``resolve_path`` maps them onto the repository later.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from patchwright.edits.infer import owner_of_search, owner_of_whole
 from patchwright.edits.paths import clean_path, path_from_info, path_from_line
 from patchwright.edits.types import Edit, ParsedReply
 from patchwright.edits.udiff import is_file_header, parse_diff_file, parse_hunks
@@ -51,6 +52,7 @@ class _Parser:
     path: str = ""
     diff_path: str = ""
     fence: tuple[str, int] | None = None
+    unnamed: list[str] = field(default_factory=list)  # code blocks that name no file
 
     def run(self) -> None:
         i = 0
@@ -199,26 +201,45 @@ class _Parser:
         if path and end < len(self.lines):
             self.edits.append(Edit(path, "whole", "", _text(body), "whole"))
             self.path = path
+        elif end < len(self.lines) and any(x.strip() for x in body):
+            self.unnamed.append(_text(body))
         return end + 1
 
 
-def parse_reply(text: str, *, known_files: Sequence[str] = ()) -> ParsedReply:
+def parse_reply(
+    text: str, *, known_files: Sequence[str] = (), shown: Mapping[str, str] | None = None
+) -> ParsedReply:
     """Find every edit in a model reply, in order; explain malformed pieces in ``errors``.
 
-    A block with no path anywhere above it takes the previous block's path; with none
-    at all it gets the only entry of ``known_files`` or is reported in ``errors``.
+    A block with no path anywhere above it takes the previous block's path; with none at
+    all it gets the only entry of ``known_files``, or the one file of ``shown`` (the files
+    the model was shown, path → text) that it unambiguously belongs to (see
+    :mod:`patchwright.edits.infer`; ``notes`` say what was inferred), or is reported in
+    ``errors``.
     """
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     parser = _Parser(lines, known_files)
     parser.run()
     edits: list[Edit] = []
+    notes: list[str] = []
     for n, edit in enumerate(parser.edits, 1):
         if edit.path:
             edits.append(edit)
-        elif len(known_files) == 1:
-            edits.append(Edit(known_files[0], edit.kind, edit.search, edit.replace, edit.fmt))
+            continue
+        owner = known_files[0] if len(known_files) == 1 else owner_of_search(edit, shown)
+        if owner:
+            edits.append(Edit(owner, edit.kind, edit.search, edit.replace, edit.fmt))
+            if len(known_files) != 1:
+                notes.append(f"edit block {n} named no file; applied to {owner}, the only "
+                             "shown file containing its SEARCH text")  # fmt: skip
         else:
             parser.errors.append(
                 f"edit block {n} names no file: put the file path on the line before it"
             )
-    return ParsedReply(edits, parser.errors)
+    if not parser.edits and len(parser.unnamed) == 1:
+        owner = owner_of_whole(parser.unnamed[0], shown)
+        if owner:
+            edits.append(Edit(owner, "whole", "", parser.unnamed[0], "whole"))
+            notes.append(f"the code block named no file; taken as the new {owner}, the only "
+                         "shown file whose functions and classes it all defines")  # fmt: skip
+    return ParsedReply(edits, parser.errors, notes)

@@ -49,6 +49,7 @@ class ParsedReply:
 
     edits: list[Edit] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
 
 @dataclass

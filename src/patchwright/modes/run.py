@@ -130,7 +130,7 @@ def _solve(
     bus.emit("context.built", files=ctx.paths, omitted=ctx.omitted, tokens=ctx.tokens, fmt=fmt)
     targets = target_tests(baseline, opts.task)
     protected = _protected_tests(baseline, targets, opts.task)
-    working = WorkingCopy(sorted(texts), ws.read_file, ws.confine, protected)
+    working = WorkingCopy(sorted(texts), ws.read_file, ws.confine, protected, ctx.paths)
     solver = Solver(
         model=ws.model,
         working=working,
