@@ -305,3 +305,42 @@ def test_an_edit_naming_no_file_is_placed_in_the_shown_file_it_matches(
     assert code == 0, out
     assert out["files_changed"] == ["shop/pricing.py"]
     assert (shop_repo / "shop" / "pricing.py").read_text() == shop.FIXED
+
+
+def test_a_test_file_the_task_names_is_read_only_even_when_the_suite_hangs(
+    shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
+) -> None:
+    hanging = shop.BUGGY.replace("return price * percent / 100", "while True:\n        pass")
+    (shop_repo / "shop" / "pricing.py").write_text(hanging)
+    shop.git(shop_repo, "commit", "-qam", "hangs")
+    weakened = "def test_nothing() -> None:\n    assert True\n"
+    replies = script([whole(weakened, "tests/test_pricing.py"), whole(shop.FIXED), "fix: d"])
+    code, out = run(shop_repo, replies, "--edit-format", "whole", "--test-timeout", "5")
+    assert code == 0, out
+    assert out["files_changed"] == ["shop/pricing.py"]
+    assert "150.0" in (shop_repo / "tests" / "test_pricing.py").read_text()
+
+
+def test_a_reply_that_changes_nothing_is_answered_without_spending_an_iteration(
+    shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
+) -> None:
+    replies = script([whole(shop.BUGGY), whole(shop.FIXED), "fix: d"])
+    code, out = run(shop_repo, replies, "--edit-format", "whole", "--max-iter", "1")
+    assert code == 0, out
+    assert out["iterations"] == 1
+    trajectory = next((shop_repo / ".patchwright" / "runs").iterdir()) / "trajectory.json"
+    messages = json.loads(trajectory.read_text())["messages"]
+    assert "leaves every file exactly as it was" in messages[3]["content"]
+
+
+def test_a_reply_repeating_a_rejected_change_is_told_so(
+    shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
+) -> None:
+    wrong = shop.BUGGY.replace("price * percent / 100", "price - percent")
+    replies = script([whole(wrong), whole(wrong), whole(shop.FIXED), "fix: d"])
+    code, out = run(shop_repo, replies, "--edit-format", "whole", "--max-iter", "2")
+    assert code == 0, out
+    assert out["iterations"] == 2
+    trajectory = next((shop_repo / ".patchwright" / "runs").iterdir()) / "trajectory.json"
+    contents = [m["content"] for m in json.loads(trajectory.read_text())["messages"]]
+    assert any("repeats the change that already failed" in c for c in contents)

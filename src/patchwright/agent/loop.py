@@ -51,6 +51,20 @@ class Txn(Protocol):
     def commit(self, label: str = "") -> str: ...
 
 
+def _unchanged(task: str) -> str:
+    return (
+        "Your reply leaves every file exactly as it was, so the problem is still there. "
+        "Find the line that causes it and change that line.\n\nThe task: " + task
+    )
+
+
+def _repeated(task: str) -> str:
+    return (
+        "Your reply repeats the change that already failed verification (the failures are "
+        "above). Try a different fix.\n\nThe task: " + task
+    )
+
+
 def _cut_off(reply: Reply, limit: int) -> bool:
     """True when the reply stopped at the token limit rather than finishing."""
     return reply.finish_reason == "length" or reply.usage.completion_tokens >= limit
@@ -88,6 +102,7 @@ class Solver:
     actions: list[dict[str, Any]] = field(default_factory=list)
     on_step: Callable[[], None] = lambda: None
     pending_notes: list[str] = field(default_factory=list)
+    failed_changes: dict[str, bytes | None] | None = None  # the last change the gates rejected
 
     def ask(self, opts: SolveOptions, phase: str, temperature: float | None = None) -> Reply:
         self.bus.emit("model.request", phase=phase, messages=len(self.messages))
@@ -116,6 +131,10 @@ class Solver:
             # repeat the same broken reply.
             reply = self.ask(opts, "edit-retry", 0.4) if retry else self.ask(opts, "edit")
             attempt = self.working.apply_reply(reply.text)
+            if attempt.ok and not self.working.changes():
+                attempt = Attempt(kind="unchanged", feedback=_unchanged(opts.task))
+            elif attempt.ok and self.working.changes() == self.failed_changes:
+                attempt = Attempt(kind="repeated", feedback=_repeated(opts.task))
             cut_off = _cut_off(reply, opts.reply_tokens)
             if cut_off and not attempt.ok:
                 # keep the conversation short: a runaway reply is noise for every later call
@@ -144,7 +163,7 @@ class Solver:
                 feedback=attempt.feedback[:2000],
             )
             if attempt.kind == "no_edits":
-                errors = [e for e in attempt.feedback.splitlines() if e]
+                errors = [e.removeprefix("- ") for e in attempt.feedback.splitlines() if e]
                 message = render(
                     "no_edits",
                     fmt=opts.fmt,
@@ -166,9 +185,7 @@ class Solver:
                 continue  # the last feedback message is already queued for the next reply
             changes = self.working.changes()
             if not changes:
-                self.messages.append(
-                    {"role": "user", "content": "Your edits change nothing. " + opts.task}
-                )
+                self.messages.append({"role": "user", "content": _unchanged(opts.task)})
                 continue
             result = self._verify_and_decide(opts, iteration, changes)
             if result is not None:
@@ -187,6 +204,7 @@ class Solver:
             self.bus.emit("txn.write", iteration=iteration, paths=sorted(changes))
             check = self.checker.check(sorted(changes))
             if not check.ok:
+                self.failed_changes = changes
                 txn.rollback()
                 self.bus.emit("txn.rollback", iteration=iteration, reason="gates failed")
                 failures = "\n".join([*self.pending_notes, check.summary])

@@ -3,9 +3,11 @@ or the repository left exactly as it was."""
 
 from __future__ import annotations
 
+import re
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
 from rich.console import Console
@@ -16,6 +18,7 @@ from patchwright.agent.edit_format import choose_format
 from patchwright.agent.loop import SolveOptions, Solver
 from patchwright.agent.prompts import render
 from patchwright.agent.record import RunRecord
+from patchwright.agent.relevance import mentioned_files
 from patchwright.agent.working_copy import WorkingCopy
 from patchwright.events import Event, EventBus
 from patchwright.llm import Model
@@ -129,7 +132,7 @@ def _solve(
     fmt = choose_format(opts.edit_format, ws.model.name, [t.count("\n") for t in ctx_texts(ctx)])
     bus.emit("context.built", files=ctx.paths, omitted=ctx.omitted, tokens=ctx.tokens, fmt=fmt)
     targets = target_tests(baseline, opts.task)
-    protected = _protected_tests(baseline, targets, opts.task)
+    protected = _protected_tests(baseline, targets, opts.task, sorted(texts))
     working = WorkingCopy(sorted(texts), ws.read_file, ws.confine, protected, ctx.paths)
     solver = Solver(
         model=ws.model,
@@ -173,7 +176,11 @@ def _solve(
     return solver, SolveOptions(opts.task, fmt, opts.max_iter, reply_tokens=budget), fmt
 
 
-_CHANGE_TESTS = ("test", "tests", "spec")
+_CHANGE_TESTS = re.compile(
+    r"\b(?:update|change|rewrite|edit|add|write)\s+(?:the\s+|a\s+|new\s+)?"
+    r"(?:unit\s+)?(?:tests?|specs?)\b(?![/.\w])",
+    re.IGNORECASE,
+)
 
 
 def _reply_budget(fmt: str, editable_texts: list[str], cap: int = 2048) -> int:
@@ -186,17 +193,27 @@ def _reply_budget(fmt: str, editable_texts: list[str], cap: int = 2048) -> int:
     return max(1024, min(cap, int(shown * 1.5) + 384))
 
 
-def _protected_tests(baseline: Any, targets: set[str], task: str) -> list[str]:
-    """Files of the target tests: read-only unless the task asks to change tests."""
-    lowered = task.lower()
-    if any(
-        f"{verb} the {noun}" in lowered or f"{verb} {noun}" in lowered
-        for verb in ("update", "change", "rewrite", "edit", "add", "write")
-        for noun in _CHANGE_TESTS
-    ):
+def _protected_tests(
+    baseline: Any, targets: set[str], task: str, paths: Sequence[str] = ()
+) -> list[str]:
+    """Files of the target tests, and test files the task names: read-only unless the task
+    asks to change tests (a model must not make a check pass by rewriting the check)."""
+    if _CHANGE_TESTS.search(task):
         return []
     cases = baseline.tests.cases if baseline.tests else {}
-    return sorted({cases[t].path for t in targets if t in cases and cases[t].path})
+    files = {cases[t].path for t in targets if t in cases and cases[t].path}
+    files.update(p for p in mentioned_files(task, paths) if is_test_file(p))
+    return sorted(files)
+
+
+def is_test_file(path: str) -> bool:
+    parts = PurePosixPath(path).parts
+    name = parts[-1] if parts else ""
+    return (
+        name.startswith("test_")
+        or name.endswith(("_test.py", ".test.js", ".test.ts", ".spec.js", ".spec.ts"))
+        or any(part in ("test", "tests", "spec") for part in parts[:-1])
+    )
 
 
 def _gate_statuses(checker: Any) -> dict[str, str]:
