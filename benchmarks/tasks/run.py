@@ -161,6 +161,7 @@ def run_one(task: Task, args: argparse.Namespace) -> dict[str, object]:
         except json.JSONDecodeError:
             out = {"outcome": "error", "stdout": proc.stdout[-500:]}
         wall = time.monotonic() - started
+        tests_gate = _tests_gate(repo)
         passed = judge(task, repo, timeout=120)
         if args.keep_records:
             keep = args.keep_records / task.task_id.replace("/", "_")
@@ -178,7 +179,16 @@ def run_one(task: Task, args: argparse.Namespace) -> dict[str, object]:
         "seconds": round(wall, 1),
         "model": args.model,
         "edit_format": args.edit_format,
+        "tests_gate": tests_gate,
     }
+
+
+def _tests_gate(repo: Path) -> str | None:
+    """How the agent's tests gate ended on its last check ("skipped": nothing proved it)."""
+    for summary in (repo / ".patchwright" / "runs").glob("*/summary.json"):
+        gates = json.loads(summary.read_text()).get("gates") or {}
+        return str(gates["tests"]) if "tests" in gates else None
+    return None
 
 
 def report(rows: list[dict[str, object]]) -> None:
@@ -200,6 +210,13 @@ def report(rows: list[dict[str, object]]) -> None:
     for r in rows:
         outcomes[str(r["outcome"])] = outcomes.get(str(r["outcome"]), 0) + 1
     print(f"agent outcomes        {outcomes}")
+    claimed = [r for r in rows if r["outcome"] == "solved"]
+    wrong = [r for r in claimed if not r["passed"]]
+    unproved = [r for r in wrong if r.get("tests_gate") == "skipped"]
+    print(
+        f"claimed, judged wrong {len(wrong)}/{len(claimed)} claimed"
+        f" ({len(unproved)} of them said no test had run)"
+    )
 
 
 def main() -> None:
