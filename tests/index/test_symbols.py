@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from patchwright.index import grammars, pysymbols
+from patchwright import grammars
+from patchwright.index import pysymbols
 from patchwright.index.model import FileSymbols
 from patchwright.index.update import parse_file
 

@@ -13,7 +13,7 @@ import re
 from functools import cache
 from typing import Any
 
-from patchwright.index import grammars
+from patchwright import grammars
 from patchwright.index.model import MAX_REF_LINES, Definition, FileSymbols
 
 _JS_DEFS = {

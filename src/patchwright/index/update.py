@@ -8,7 +8,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from patchwright.index import grammars, pysymbols, symbols
+from patchwright import grammars
+from patchwright.index import pysymbols, symbols
 from patchwright.index.files import list_index_files
 from patchwright.index.model import FileSymbols
 from patchwright.index.store import FileRow, SymbolStore

@@ -1,70 +1,36 @@
 """Syntax errors of other languages from tree-sitter's ERROR and MISSING nodes, offline.
 
 ``tree-sitter-language-pack`` 1.x downloads its grammars on first use, which fails offline,
-so a grammar is used only when it is already in the pack's local cache or when the
-per-language wheel (``tree-sitter-javascript``, ...) is installed. Otherwise the language
-is reported unavailable (the caller says so in the gate's reason, and JavaScript still gets
-``node --check`` in the lint gate).
+so grammars come from :mod:`patchwright.grammars` (the pack's local cache or the
+per-language wheels). An unavailable language is reported with the reason (the caller says
+so in the gate's reason, and JavaScript still gets ``node --check`` in the lint gate).
 """
 
 from __future__ import annotations
 
-import importlib
-from functools import cache
-from pathlib import PurePosixPath
 from typing import Any
 
+from patchwright import grammars
 from patchwright.verify.model import Problem
 
-EXTENSIONS: dict[str, str] = {
-    ".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
-    ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx",
-    ".go": "go", ".rs": "rust", ".java": "java", ".c": "c", ".h": "c", ".cc": "cpp",
-    ".cpp": "cpp", ".cxx": "cpp", ".hpp": "cpp", ".cs": "csharp", ".rb": "ruby", ".php": "php",
-}  # fmt: skip
-
-_WHEELS: dict[str, tuple[str, str]] = {
-    "javascript": ("tree_sitter_javascript", "language"),
-    "typescript": ("tree_sitter_typescript", "language_typescript"),
-    "tsx": ("tree_sitter_typescript", "language_tsx"),
-    "go": ("tree_sitter_go", "language"),
-    "rust": ("tree_sitter_rust", "language"),
-    "java": ("tree_sitter_java", "language"),
-    "c": ("tree_sitter_c", "language"),
-    "cpp": ("tree_sitter_cpp", "language"),
-    "csharp": ("tree_sitter_c_sharp", "language"),
-    "ruby": ("tree_sitter_ruby", "language"),
-    "php": ("tree_sitter_php", "language_php"),
-}
 _MAX_REPORTED = 5
+# Python has its own checker (``ast``) and shell scripts ``bash -n``.
+_OWN_CHECKERS = frozenset({"python", "bash"})
 
 
 def language_of(path: str) -> str | None:
-    return EXTENSIONS.get(PurePosixPath(path).suffix.lower())
+    """The tree-sitter language that checks ``path``, or None."""
+    language = grammars.language_for_path(path)
+    return None if language in _OWN_CHECKERS else language
 
 
-@cache
 def parser_for(language: str) -> tuple[Any | None, str]:
     """``(tree_sitter.Parser | None, why-not)`` for ``language``; never touches the network."""
-    try:
-        pack = importlib.import_module("tree_sitter_language_pack")
-        if language in set(pack.downloaded_languages()):
-            return pack.get_parser(language), ""
-    except Exception:  # the pack is optional here; any failure means "not from the pack"
-        pass
-    module_name, func_name = _WHEELS[language]
-    try:
-        module = importlib.import_module(module_name)
-        from tree_sitter import Language, Parser
-
-        return Parser(Language(getattr(module, func_name)())), ""
-    except ImportError:
-        return None, (
-            f"no {language} grammar offline (tree-sitter-language-pack has not cached it and "
-            f"{module_name.replace('_', '-')} is not installed)"
-        )
-    except Exception as exc:  # an ABI mismatch and the like
-        return None, f"the {language} grammar failed to load: {exc}"
+    parser = grammars.parser_for(language)
+    if parser is not None:
+        return parser, ""
+    _, status = grammars.load(language)
+    return None, f"no {language} grammar offline: {status.source}"
 
 
 def _error_nodes(root: Any) -> list[Any]:

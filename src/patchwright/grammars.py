@@ -1,11 +1,12 @@
-"""Tree-sitter grammars, loaded offline.
+"""Tree-sitter grammars, loaded offline — shared by the index (symbols) and the syntax gate.
 
 ``tree-sitter-language-pack`` 1.x no longer carries its grammars: it downloads them from
 GitHub on first use, which fails offline. We therefore use a grammar from the pack only when
 it is already in the pack's local cache, and otherwise the per-language grammar wheels
 published by the tree-sitter project (``tree-sitter-python``, ``tree-sitter-go``, ...), which
-ship compiled grammars. A language with neither is reported unavailable with a reason; Python
-files still get symbols from the standard library's ``ast`` (see ``pysymbols``).
+ship compiled grammars. A language with neither is reported unavailable with a reason (Python
+files still get symbols from the standard library's ``ast``, JavaScript still gets
+``node --check`` in the lint gate).
 """
 
 from __future__ import annotations
@@ -123,7 +124,8 @@ def load(language: str) -> tuple[Any | None, GrammarStatus]:
 
 @cache
 def parser_for(language: str) -> Any | None:
-    """A ``tree_sitter.Parser`` for ``language`` or None when its grammar is unavailable."""
+    """A ``tree_sitter.Parser`` for ``language`` or None when its grammar is unavailable
+    (:func:`load` says why)."""
     grammar, _ = load(language)
     if grammar is None:
         return None
