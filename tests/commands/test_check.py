@@ -25,6 +25,7 @@ def git(root: Path, *args: str) -> None:
 def make_repo(root: Path) -> Path:
     root.mkdir()
     (root / "calc.py").write_text("import os\n\n" + CALC)  # an old lint error, an old failing test
+    (root / "ruff.toml").write_text('[lint]\nselect = ["F"]\n')  # the project's own rules
     (root / "tests").mkdir()
     (root / "tests" / "test_calc.py").write_text(TESTS)
     git(root, "init", "-q")

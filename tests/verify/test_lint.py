@@ -62,7 +62,7 @@ def test_without_a_ruff_config_only_errors_fail_not_style(
 ) -> None:
     write({"m.py": "x = 1\n"})
     base = baseline()
-    write({"m.py": NESTED_IF})  # SIM102 under newer ruff defaults: style, not an error
+    write({"m.py": "import os\n\n" + NESTED_IF})  # SIM102, F401: style and hygiene, not errors
     assert check(base, ["m.py"], gates=GATE)["lint"].status == "passed"
     write({"m.py": NESTED_IF + "\n\ndef g():\n    return missing\n"})
     result = check(base, ["m.py"], gates=GATE)["lint"]

@@ -37,7 +37,7 @@ def test_without_stopping_every_gate_runs(
 ) -> None:
     write({"m.py": "x = 1\n"})
     base = baseline(test_cmd="true")
-    write({"m.py": "import os\nx = 2\n"})
+    write({"m.py": "x = 2\nprint(undefined_name)\n"})
     results = check(base, ["m.py"], stop_on_failure=False, test_cmd="true")
     assert results["lint"].status == "failed"
     assert results["tests"].status == "passed"

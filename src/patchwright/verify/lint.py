@@ -2,9 +2,10 @@
 
 ruff runs with the repository's own configuration (found from each file's location; the
 repository's excludes are honoured with ``--force-exclude``). A repository without one is
-checked for errors only (pyflakes and syntax-level pycodestyle, ruff's classic defaults):
-recent ruff releases enable style rules by default, and a correct change must not fail a
-gate for a nested ``if``. The baseline of a changed file
+checked for fatal errors only (``E9,F63,F7,F82``: syntax errors, invalid comparisons,
+misplaced statements, undefined names — the set flake8's docs and Aider's lint use): recent
+ruff releases enable style rules by default, and a correct change must not fail a gate for
+a nested ``if`` or an unused import. The baseline of a changed file
 is the same check of its old text: ruff reads it from stdin under the file's real name, and
 ``node --check`` reads a copy under ``.patchwright/cache/old/``. Problems are compared
 without line numbers, so only new ones fail the gate.
@@ -31,7 +32,9 @@ class ToolBroken(Exception):
     """The linter ran but produced no usable report (the message says why)."""
 
 
-ERRORS_ONLY = "E4,E7,E9,F"
+ERRORS_ONLY = (
+    "E9,F63,F7,F82"  # syntax errors, invalid comparisons, misplaced statements, undefined names
+)
 _CONFIG_FILES = ("ruff.toml", ".ruff.toml")
 
 
