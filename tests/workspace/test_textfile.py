@@ -137,6 +137,12 @@ def test_encode_then_decode_gives_back_the_normalised_text(
     if "\x00" in text and not bom:
         return  # NUL bytes make it binary by design
     decoded = decode_bytes(data)
+    if text.startswith("\ufeff") and not bom:
+        # A leading U+FEFF encodes to the very bytes of a UTF-8 BOM, so it reads
+        # back as one; what must hold is that the bytes survive a second trip.
+        assert decoded.bom
+        assert encode_text(decoded.text, decoded) == data
+        return
     assert decoded.text == text.replace("\r\n", "\n").replace("\r", "\n")
     assert decoded.bom == bom
     if "\n" in decoded.text and "\r" not in text:
