@@ -277,6 +277,20 @@ def test_a_runaway_reply_is_cut_short_in_the_history_and_explained(
     assert "tests/test_pricing.py" in messages[3]["content"]  # named as read-only
 
 
+def test_the_tests_to_pass_are_shown_for_reference_before_the_files_to_edit(
+    shop_repo: Path, script: Callable[[list[str]], Path]
+) -> None:
+    good = sr("    return price * percent / 100", "    return price * (1 - percent / 100)")
+    code, out = run(shop_repo, script([good, "fix: d"]))
+    assert code == 0, out
+    trajectory = next((shop_repo / ".patchwright" / "runs").iterdir()) / "trajectory.json"
+    prompt = json.loads(trajectory.read_text())["messages"][1]["content"]
+    reference = prompt.index("For reference only")
+    assert reference < prompt.index("tests/test_pricing.py\n```")
+    assert prompt.index("tests/test_pricing.py\n```") < prompt.index("The files you may edit")
+    assert prompt.index("The files you may edit") < prompt.index("shop/pricing.py\n```")
+
+
 def test_a_solution_no_test_proved_says_so(
     shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
 ) -> None:
