@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import pytest
 from typer.testing import CliRunner
 
 from patchwright.cli import app
@@ -158,8 +159,13 @@ def test_without_a_terminal_and_without_yes_it_refuses_to_start(
     assert "--yes" in result.output
 
 
-def test_ctrl_c_mid_run_restores_and_exits_3(
-    shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
+def test_ctrl_c_or_sigterm_mid_run_restores_and_exits_3(
+    shop_repo: Path, script: Callable[[list[str]], Path], shop: Any, stop: signal.Signals
 ) -> None:
     slow_test = shop_repo / "tests" / "test_slow.py"
     slow_test.write_text("import time\n\n\ndef test_slow() -> None:\n    time.sleep(8)\n")
@@ -188,6 +194,9 @@ def test_ctrl_c_mid_run_restores_and_exits_3(
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ},
+        # CI may run us as a background job with SIGINT ignored; a child inheriting SIG_IGN
+        # gets no KeyboardInterrupt at all, so give it the disposition a terminal would.
+        preexec_fn=_default_sigint,
     )
     deadline = time.monotonic() + 60
     written = False
@@ -197,11 +206,15 @@ def test_ctrl_c_mid_run_restores_and_exits_3(
             written = '"txn.write"' in events.read_text()
     assert written, "the change was never written"
     assert (shop_repo / "shop" / "pricing.py").read_text() == shop.FIXED  # on disk while gating
-    proc.send_signal(signal.SIGINT)
-    stdout, _ = proc.communicate(timeout=60)
-    assert proc.returncode == 3
+    proc.send_signal(stop)
+    stdout, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 3, stderr[-2000:]
     assert json.loads(stdout.strip().splitlines()[-1])["outcome"] == "interrupted"
     assert shop.fingerprint(shop_repo) == before
+    summaries = list((shop_repo / ".patchwright" / "runs").glob("*/summary.json"))
+    reason = json.loads(summaries[0].read_text())["reason"]
+    assert reason.endswith("repository restored")
+    assert ("SIGTERM" in reason) == (stop == signal.SIGTERM)
 
 
 def test_log_shows_the_last_run(

@@ -266,11 +266,9 @@ def run_task(
                 message = write_commit_message(ws.model, opts.task, result.diff, bus=bus)
                 summary.commit = ws.commit(message, result.files_changed, summary.notes)
                 ws.publish(opts, message, summary.notes)
-    except KeyboardInterrupt:
-        summary.outcome, summary.reason = (
-            "interrupted",
-            "interrupted by the user; repository restored",
-        )
+    except KeyboardInterrupt as stop:
+        by = f"stopped by {stop.args[0]}" if stop.args else "interrupted by the user"
+        summary.outcome, summary.reason = "interrupted", f"{by}; repository restored"
     except RunError:
         raise
     except Exception as exc:  # a crash must still leave a record and a restored repo

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
+import signal
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +21,25 @@ from patchwright.modes.run import RunOptions, RunSummary, run_task
 from patchwright.modes.setup import RunError
 
 EXIT = {"solved": 0, "failed": 1, "error": 1, "interrupted": 3}
+
+
+def _on_term(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
+
+
+@contextlib.contextmanager
+def _term_interrupts() -> Iterator[None]:
+    """SIGTERM (a CI timeout, ``kill``) stops the run like Ctrl-C does: the repository is
+    restored and the record says "interrupted", instead of dying mid-transaction."""
+    try:
+        previous = signal.signal(signal.SIGTERM, _on_term)
+    except ValueError:  # not the main thread (an embedding caller): leave signals alone
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _options(task: str, repo: Path, flags: dict[str, Any]) -> RunOptions:
@@ -72,7 +94,10 @@ def execute(task: str, *, repo: Path, as_json: bool, quiet: bool, **flags: Any) 
         opts = _options(task, repo, flags)
         check_can_approve(opts.yes, opts.approve_timeout)
         bus = EventBus()
-        with Progress(Console(stderr=True), enabled=not (quiet or as_json)) as progress:
+        with (
+            _term_interrupts(),
+            Progress(Console(stderr=True), enabled=not (quiet or as_json)) as progress,
+        ):
             bus.subscribe(progress.on_event)
             summary = run_task(opts, bus=bus, console=console, on_token=progress.on_token)
     except (RunError, ConfigError, ApprovalUnavailable) as exc:
