@@ -2,7 +2,20 @@
 
 from __future__ import annotations
 
-from patchwright.agent.commit_message import clean_message, fallback_message
+from collections.abc import Sequence
+from typing import Any
+
+from patchwright.agent.commit_message import (
+    clean_message,
+    fallback_message,
+    write_commit_message,
+)
+from patchwright.llm import Message, Reply
+from patchwright.llm.scripted import ScriptedModel
+
+DIFF = (
+    "--- a/shop/cart.py\n+++ b/shop/cart.py\n@@ -1 +1 @@\n-    return t\n+    return round(t, 2)\n"
+)
 
 
 def test_conventional_line_is_extracted_from_chatter() -> None:
@@ -21,7 +34,51 @@ def test_fallback_is_conventional_and_short() -> None:
 
 
 def test_long_lines_are_cut_at_a_word_boundary() -> None:
-    line = "fix(inventory/pricing.py): apply_discount in inventory/pricing.py returns the price"
+    line = (
+        "fix(pricing): apply_discount in inventory/pricing.py returns the price after the discount"
+    )
     cleaned = clean_message(line)
     assert cleaned is not None and len(cleaned) <= 72
     assert line.startswith(cleaned) and line[len(cleaned)] == " "
+
+
+def test_a_path_scope_becomes_the_module_name() -> None:
+    assert clean_message("fix(inventory/pricing.py): return the price") == (
+        "fix(pricing): return the price"
+    )
+    assert clean_message("feat(src/cli/): add --json") == "feat(cli): add --json"
+
+
+def test_a_module_scope_is_kept_as_written() -> None:
+    assert clean_message("chore(deps): bump ruff") == "chore(deps): bump ruff"
+    assert clean_message("docs(v1.2): note the change") == "docs(v1.2): note the change"
+
+
+def test_the_models_line_is_the_message_with_a_module_scope() -> None:
+    model = ScriptedModel(["fix(shop/cart.py): round totals to cents"])
+    assert write_commit_message(model, "totals show too many decimals", DIFF) == (
+        "fix(cart): round totals to cents"
+    )
+
+
+def test_a_reply_that_copies_the_prompts_example_falls_back_to_the_task() -> None:
+    model = ScriptedModel(["fix(parser): accept dates without a day"])
+    message = write_commit_message(model, "totals show too many decimals", DIFF)
+    assert message == "fix: totals show too many decimals"
+
+
+class RecordingModel(ScriptedModel):
+    def __init__(self, replies: list[str]) -> None:
+        super().__init__(replies)
+        self.prompts: list[str] = []
+
+    def complete(self, messages: Sequence[Message], **kwargs: Any) -> Reply:
+        self.prompts.extend(str(m["content"]) for m in messages)
+        return super().complete(messages, **kwargs)
+
+
+def test_the_prompt_shows_the_diff_and_the_task() -> None:
+    model = RecordingModel(["chore: x"])
+    write_commit_message(model, "totals show too many decimals", DIFF)
+    assert DIFF.strip() in model.prompts[0]
+    assert "totals show too many decimals" in model.prompts[0]

@@ -12,6 +12,10 @@ from patchwright.llm import Model, ModelError
 _CONVENTIONAL = re.compile(
     r"^(fix|feat|refactor|docs|test|chore|perf|style|build|ci)(\([\w./-]+\))?!?: \S.*$"
 )
+_SCOPE = re.compile(r"^(\w+)\(([\w./-]+)\)")
+_EXTENSION = re.compile(r"(?<=\w)\.[A-Za-z]\w{0,5}$")
+# Shown to the model as the style to follow; a reply that copies it says nothing of the diff.
+_EXAMPLE = "fix(parser): accept dates without a day"
 
 
 def fallback_message(task: str) -> str:
@@ -25,8 +29,15 @@ def clean_message(text: str) -> str | None:
     for raw in text.splitlines():
         line = raw.strip().strip("`\"'").lstrip("-* ").strip()
         if _CONVENTIONAL.match(line):
-            return _shorten(line)
+            return _shorten(_SCOPE.sub(_module_scope, line, count=1))
     return None
+
+
+def _module_scope(match: re.Match[str]) -> str:
+    """``fix(inventory/pricing.py)`` reads better as ``fix(pricing)``: a scope names a module."""
+    scope = match.group(2).rstrip("/").rsplit("/", 1)[-1]
+    stem = _EXTENSION.sub("", scope)
+    return f"{match.group(1)}({stem or match.group(2)})"
 
 
 def _shorten(line: str, limit: int = 72) -> str:
@@ -44,9 +55,11 @@ def write_commit_message(
     bus: EventBus | None = None,
     max_diff_chars: int = 6000,
 ) -> str:
-    prompt = render("commit", task=task, diff=diff[:max_diff_chars])
+    prompt = render("commit", task=task, diff=diff[:max_diff_chars], example=_EXAMPLE)
     try:
-        reply = model.complete([{"role": "user", "content": prompt}], max_tokens=48)
+        reply = model.complete(
+            [{"role": "user", "content": prompt}], max_tokens=48, temperature=0.0
+        )
     except ModelError:
         return fallback_message(task)
     if bus is not None:
@@ -58,4 +71,7 @@ def write_commit_message(
             cost=reply.cost,
             seconds=round(reply.seconds, 3),
         )
-    return clean_message(reply.text) or fallback_message(task)
+    message = clean_message(reply.text)
+    if message is None or message == _EXAMPLE:
+        return fallback_message(task)
+    return message
