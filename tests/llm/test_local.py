@@ -48,6 +48,21 @@ def test_embedded_model_replies_streams_and_reuses_the_prefix() -> None:
 
 
 @pytest.mark.slow
+def test_a_call_sharing_no_real_prefix_answers_as_a_fresh_process_would() -> None:
+    model = make_model(SMALL)
+    ask: list[Message] = [{"role": "user", "content": "Name a Python keyword for loops."}]
+    first = model.complete(ask, max_tokens=12, temperature=0.0)
+    other: list[Message] = [
+        {"role": "system", "content": "You are a terse assistant."},
+        {"role": "user", "content": "Say hello in French."},
+    ]
+    model.complete(other, max_tokens=8, temperature=0.0)
+    again = model.complete(ask, max_tokens=12, temperature=0.0)
+    assert again.usage.cached_tokens == 0  # the few shared template tokens are not reused
+    assert again.text == first.text
+
+
+@pytest.mark.slow
 def test_embedded_model_uses_the_text_tool_protocol() -> None:
     model = make_model(SMALL)
     tools = [

@@ -37,6 +37,11 @@ from patchwright.llm.weights import ResolvedWeights, resolve
 MIN_CTX = 8192
 CTX_STEP = 4096
 DEFAULT_REPLY_BUDGET = 1024
+# Reusing a cached prefix evaluates the rest of the prompt in differently aligned batches,
+# which can flip a near-tie even at temperature 0. When a prompt shares only a few template
+# tokens with another conversation's cache, the saving is nothing: the cache is dropped and
+# the call answers as a fresh process would.
+MIN_REUSE = 64
 _CACHE_SIZE = 2
 
 
@@ -241,7 +246,11 @@ class LocalModel:
             )
         with _path_lock(path):
             llm = get_llama(path, len(prompt) + budget, vocab.n_ctx_train)
-            reused = min(_common_prefix(list(llm._input_ids), prompt), len(prompt) - 1)
+            cached = list(llm._input_ids)
+            reused = min(_common_prefix(cached, prompt), len(prompt) - 1)
+            if reused < MIN_REUSE and reused < len(cached) // 2:  # another conversation
+                llm.reset()
+                reused = 0
             text, finish, first_at = self._generate(llm, msgs, budget, temperature, on_token)
         end = time.monotonic()
         completion = len(vocab.tokenize(text, special=False)) if text else 0
