@@ -10,9 +10,8 @@ from patchwright.events import EventBus
 from patchwright.llm import Model, ModelError
 
 _CONVENTIONAL = re.compile(
-    r"^(fix|feat|refactor|docs|test|chore|perf|style|build|ci)(\([\w./-]+\))?!?: \S.*$"
+    r"^(fix|feat|refactor|docs|test|chore|perf|style|build|ci)(?:\(([\w./-]+)\))?!?: \S.*$"
 )
-_SCOPE = re.compile(r"^(\w+)\(([\w./-]+)\)")
 _EXTENSION = re.compile(r"(?<=\w)\.[A-Za-z]\w{0,5}$")
 # Shown to the model as the style to follow; a reply that copies it says nothing of the diff.
 _EXAMPLE = "fix(parser): accept dates without a day"
@@ -28,16 +27,19 @@ def clean_message(text: str) -> str | None:
     """The first conventional line of ``text`` (quotes, fences, bullets stripped), if any."""
     for raw in text.splitlines():
         line = raw.strip().strip("`\"'").lstrip("-* ").strip()
-        if _CONVENTIONAL.match(line):
-            return _shorten(_SCOPE.sub(_module_scope, line, count=1))
+        match = _CONVENTIONAL.match(line)
+        if match is None:
+            continue
+        if match.group(2):
+            line = f"{match.group(1)}({_module_scope(match.group(2))}){line[match.end(2) + 1 :]}"
+        return _shorten(line)
     return None
 
 
-def _module_scope(match: re.Match[str]) -> str:
-    """``fix(inventory/pricing.py)`` reads better as ``fix(pricing)``: a scope names a module."""
-    scope = match.group(2).rstrip("/").rsplit("/", 1)[-1]
-    stem = _EXTENSION.sub("", scope)
-    return f"{match.group(1)}({stem or match.group(2)})"
+def _module_scope(scope: str) -> str:
+    """``inventory/pricing.py`` reads better as ``pricing``: a scope names a module."""
+    stem = _EXTENSION.sub("", scope.rstrip("/").rsplit("/", 1)[-1])
+    return stem or scope
 
 
 def _shorten(line: str, limit: int = 72) -> str:
