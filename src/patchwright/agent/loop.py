@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
+from patchwright import interrupts
 from patchwright.agent.prompts import render
 from patchwright.agent.working_copy import Attempt, WorkingCopy
 from patchwright.events import EventBus
@@ -109,7 +110,7 @@ class Solver:
         started = time.monotonic()
         reply = self.model.complete(
             self.messages,
-            on_token=self.on_token,
+            on_token=self._on_token,
             max_tokens=opts.reply_tokens,
             temperature=temperature,
         )
@@ -123,6 +124,11 @@ class Solver:
             seconds=round(time.monotonic() - started, 3),
         )
         return reply
+
+    def _on_token(self, piece: str) -> None:
+        interrupts.check()  # a lost stop request ends a long generation within a token
+        if self.on_token is not None:
+            self.on_token(piece)
 
     def _get_edits(self, opts: SolveOptions, iteration: int) -> Attempt:
         attempt = Attempt(kind="no_edits")
@@ -179,6 +185,7 @@ class Solver:
 
     def solve(self, opts: SolveOptions) -> SolveResult:
         for iteration in range(1, opts.max_iter + 1):
+            interrupts.check()
             self.bus.emit("iteration.start", iteration=iteration)
             attempt = self._get_edits(opts, iteration)
             if not attempt.ok:
@@ -232,7 +239,9 @@ class Solver:
                     }
                 )
                 return None
-            undo_id = txn.commit(opts.task[:200])
+            interrupts.check()  # a stop whose KeyboardInterrupt was swallowed keeps nothing
+            with interrupts.held():  # a stop from here on is raised by the caller's next check
+                undo_id = txn.commit(opts.task[:200])
         except BaseException:
             txn.rollback()
             raise

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from rich.console import Console
 
+from patchwright import interrupts
 from patchwright.agent.commit_message import write_commit_message
 from patchwright.agent.context import ContextRequest, approx_tokens, build_context
 from patchwright.agent.edit_format import choose_format
@@ -27,7 +28,7 @@ from patchwright.modes.checker import GateChecker, target_tests
 from patchwright.modes.setup import RunError, Workspace, open_workspace, read_repo_texts
 from patchwright.sandbox import Sandbox
 from patchwright.verify import take_baseline
-from patchwright.workspace.transaction import Transaction
+from patchwright.workspace.transaction import Transaction, undo
 
 Outcome = Literal["solved", "failed", "error", "interrupted"]
 
@@ -238,6 +239,27 @@ def ctx_texts(ctx: Any) -> list[str]:
     return [f.text for f in ctx.files]
 
 
+def _keep(ws: Workspace, opts: RunOptions, result: Any, summary: RunSummary, bus: EventBus) -> None:
+    """Commit the verified change (the model writes the message) and publish it. A stop
+    before the commit lands undoes the change, so "interrupted" always means "as it was"."""
+    try:
+        interrupts.check()
+        if not opts.no_commit:
+            message = write_commit_message(ws.model, opts.task, result.diff, bus=bus)
+            interrupts.check()
+            with interrupts.held():
+                summary.commit = ws.commit(message, result.files_changed, summary.notes)
+        interrupts.check()
+    except KeyboardInterrupt:
+        if summary.commit is None:
+            undo(ws.root, 1)
+            bus.emit("txn.undo", reason="interrupted before the change was kept")
+        raise
+    summary.files_changed, summary.diff = result.files_changed, result.diff
+    if summary.commit:
+        ws.publish(opts, message, summary.notes)
+
+
 def run_task(
     opts: RunOptions, *, bus: EventBus, console: Console, on_token: Any = None
 ) -> RunSummary:
@@ -255,20 +277,15 @@ def run_task(
         summary.iterations, summary.reason = result.iterations, result.reason
         summary.first_try = result.first_try
         if result.outcome == "solved":
-            summary.outcome, summary.files_changed, summary.diff = (
-                "solved",
-                result.files_changed,
-                result.diff,
-            )
             summary.notes.extend(_unverified(solver.checker))
             summary.gates = _gate_statuses(solver.checker)
-            if not opts.no_commit:
-                message = write_commit_message(ws.model, opts.task, result.diff, bus=bus)
-                summary.commit = ws.commit(message, result.files_changed, summary.notes)
-                ws.publish(opts, message, summary.notes)
+            _keep(ws, opts, result, summary, bus)
+            summary.outcome = "solved"
     except KeyboardInterrupt as stop:
         by = f"stopped by {stop.args[0]}" if stop.args else "interrupted by the user"
-        summary.outcome, summary.reason = "interrupted", f"{by}; repository restored"
+        kept = f" after committing {summary.commit[:12]}" if summary.commit else ""
+        summary.outcome = "interrupted"
+        summary.reason = f"{by}{kept}; " + ("not pushed" if kept else "repository restored")
     except RunError:
         raise
     except Exception as exc:  # a crash must still leave a record and a restored repo

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import json
-import signal
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -15,31 +12,13 @@ from rich.syntax import Syntax
 
 from patchwright.config import ConfigError, load_settings
 from patchwright.events import EventBus
+from patchwright.interrupts import stop_on_signals
 from patchwright.modes.approval import ApprovalUnavailable, check_can_approve
 from patchwright.modes.progress import Progress
 from patchwright.modes.run import RunOptions, RunSummary, run_task
 from patchwright.modes.setup import RunError
 
 EXIT = {"solved": 0, "failed": 1, "error": 1, "interrupted": 3}
-
-
-def _on_term(signum: int, frame: object) -> None:
-    raise KeyboardInterrupt(f"signal {signal.Signals(signum).name}")
-
-
-@contextlib.contextmanager
-def _term_interrupts() -> Iterator[None]:
-    """SIGTERM (a CI timeout, ``kill``) stops the run like Ctrl-C does: the repository is
-    restored and the record says "interrupted", instead of dying mid-transaction."""
-    try:
-        previous = signal.signal(signal.SIGTERM, _on_term)
-    except ValueError:  # not the main thread (an embedding caller): leave signals alone
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
 
 
 def _options(task: str, repo: Path, flags: dict[str, Any]) -> RunOptions:
@@ -95,7 +74,7 @@ def execute(task: str, *, repo: Path, as_json: bool, quiet: bool, **flags: Any) 
         check_can_approve(opts.yes, opts.approve_timeout)
         bus = EventBus()
         with (
-            _term_interrupts(),
+            stop_on_signals(),
             Progress(Console(stderr=True), enabled=not (quiet or as_json)) as progress,
         ):
             bus.subscribe(progress.on_event)
