@@ -82,3 +82,13 @@ def test_the_prompt_shows_the_diff_and_the_task() -> None:
     write_commit_message(model, "totals show too many decimals", DIFF)
     assert DIFF.strip() in model.prompts[0]
     assert "totals show too many decimals" in model.prompts[0]
+
+
+def test_a_long_task_is_cut_to_its_opening_in_the_prompt() -> None:
+    spec = "Convert a phrase to its acronym. " + "Punctuation rules and examples follow. " * 60
+    model = RecordingModel(["feat(acronym): abbreviate phrases"])
+    write_commit_message(model, spec, DIFF)
+    assert DIFF.strip() in model.prompts[0]
+    assert "Task: Convert a phrase to its acronym." in model.prompts[0]
+    assert spec.strip() not in model.prompts[0]
+    assert len(model.prompts[0]) < len(DIFF) + 400 + 700  # diff + gist + instructions

@@ -42,6 +42,13 @@ def _module_scope(scope: str) -> str:
     return stem or scope
 
 
+def task_gist(task: str, limit: int = 400) -> str:
+    """The opening of a long task (an issue body, a spec): context for the summary, which
+    the diff carries. On a small local model every prompt token costs ~20 ms."""
+    words = " ".join(task.split())
+    return words if len(words) <= limit else _shorten(words, limit) + " …"
+
+
 def _shorten(line: str, limit: int = 72) -> str:
     if len(line) <= limit:
         return line
@@ -56,8 +63,10 @@ def write_commit_message(
     *,
     bus: EventBus | None = None,
     max_diff_chars: int = 6000,
+    max_task_chars: int = 400,
 ) -> str:
-    prompt = render("commit", task=task, diff=diff[:max_diff_chars], example=_EXAMPLE)
+    gist = task_gist(task, max_task_chars)
+    prompt = render("commit", task=gist, diff=diff[:max_diff_chars], example=_EXAMPLE)
     try:
         reply = model.complete(
             [{"role": "user", "content": prompt}], max_tokens=48, temperature=0.0
