@@ -92,3 +92,8 @@ def test_a_long_task_is_cut_to_its_opening_in_the_prompt() -> None:
     assert "Task: Convert a phrase to its acronym." in model.prompts[0]
     assert spec.strip() not in model.prompts[0]
     assert len(model.prompts[0]) < len(DIFF) + 400 + 700  # diff + gist + instructions
+
+
+def test_quotes_around_the_line_go_and_quotes_inside_it_stay() -> None:
+    assert clean_message('`fix(greet): say "Hello, World!"`') == 'fix(greet): say "Hello, World!"'
+    assert clean_message("'fix: trim names'") == "fix: trim names"

@@ -26,7 +26,7 @@ def fallback_message(task: str) -> str:
 def clean_message(text: str) -> str | None:
     """The first conventional line of ``text`` (quotes, fences, bullets stripped), if any."""
     for raw in text.splitlines():
-        line = raw.strip().strip("`\"'").lstrip("-* ").strip()
+        line = _unquote(raw.strip().lstrip("-* ").strip())
         match = _CONVENTIONAL.match(line)
         if match is None:
             continue
@@ -34,6 +34,14 @@ def clean_message(text: str) -> str | None:
             line = f"{match.group(1)}({_module_scope(match.group(2))}){line[match.end(2) + 1 :]}"
         return _shorten(line)
     return None
+
+
+def _unquote(line: str) -> str:
+    """Drop quotes or backticks around the whole line, keeping a quote that ends a summary
+    (``add "Hello, World!"``)."""
+    while len(line) >= 2 and line[0] == line[-1] and line[0] in "`\"'":
+        line = line[1:-1].strip()
+    return line
 
 
 def _module_scope(scope: str) -> str:

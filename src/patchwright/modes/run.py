@@ -249,13 +249,14 @@ def _keep(ws: Workspace, opts: RunOptions, result: Any, summary: RunSummary, bus
             interrupts.check()
             with interrupts.held():
                 summary.commit = ws.commit(message, result.files_changed, summary.notes)
+        summary.files_changed, summary.diff = result.files_changed, result.diff
         interrupts.check()
     except KeyboardInterrupt:
         if summary.commit is None:
             undo(ws.root, 1)
             bus.emit("txn.undo", reason="interrupted before the change was kept")
+            summary.files_changed, summary.diff = [], ""
         raise
-    summary.files_changed, summary.diff = result.files_changed, result.diff
     if summary.commit:
         ws.publish(opts, message, summary.notes)
 
