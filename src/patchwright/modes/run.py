@@ -244,21 +244,25 @@ def _keep(ws: Workspace, opts: RunOptions, result: Any, summary: RunSummary, bus
     before the commit lands undoes the change, so "interrupted" always means "as it was"."""
     try:
         interrupts.check()
-        if not opts.no_commit:
-            message = write_commit_message(ws.model, opts.task, result.diff, bus=bus)
-            interrupts.check()
+        message = (
+            ""
+            if opts.no_commit
+            else write_commit_message(ws.model, opts.task, result.diff, bus=bus)
+        )
+        interrupts.check()
+        if message:
             with interrupts.held():
                 summary.commit = ws.commit(message, result.files_changed, summary.notes)
         summary.files_changed, summary.diff = result.files_changed, result.diff
         interrupts.check()
+        if summary.commit:
+            ws.publish(opts, message, summary.notes)
     except KeyboardInterrupt:
         if summary.commit is None:
             undo(ws.root, 1)
             bus.emit("txn.undo", reason="interrupted before the change was kept")
             summary.files_changed, summary.diff = [], ""
         raise
-    if summary.commit:
-        ws.publish(opts, message, summary.notes)
 
 
 def run_task(
