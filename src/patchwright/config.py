@@ -53,11 +53,16 @@ class RunSettings(_Section):
     commit: bool = True
 
 
+class GitSettings(_Section):
+    run_hooks: bool = False  # run the user's own pre-commit hook on patchwright's commits
+
+
 class Settings(_Section):
     model: ModelSettings = Field(default_factory=ModelSettings)
     files: FilesSettings = Field(default_factory=FilesSettings)
     sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
     run: RunSettings = Field(default_factory=RunSettings)
+    git: GitSettings = Field(default_factory=GitSettings)
 
 
 def user_config_path() -> Path:
