@@ -92,9 +92,36 @@ def apply_one(index: int, edit: Edit, current: str | None) -> tuple[BlockResult,
     Text with CRLF newlines (a caller that skipped the byte boundary) keeps them.
     """
     if current is not None and "\r\n" in current:
-        result, new = _apply_one(index, edit, current.replace("\r\n", "\n"))
+        result, new = _apply_read(index, edit, current.replace("\r\n", "\n"))
         return result, None if new is None else new.replace("\n", "\r\n")
-    return _apply_one(index, edit, current)
+    return _apply_read(index, edit, current)
+
+
+def _apply_read(index: int, edit: Edit, current: str | None) -> tuple[BlockResult, str | None]:
+    """A block with several ``=======`` lines applies by the one reading that fits the
+    file; none fitting fails as its usual reading does, two that differ fail as ambiguous."""
+    if not edit.readings:
+        return _apply_one(index, edit, current)
+    splits = [(edit.search, edit.replace), *edit.readings]
+    tries = [_apply_one(index, replace(edit, search=s, replace=r, readings=()), current)
+             for s, r in splits]  # fmt: skip
+    fits = [t for t in tries if t[0].status != "failed"]
+    if not fits:
+        first, _ = tries[0]
+        first.message = (
+            f"{first.message} (the block has {len(splits)} ======= lines; no choice of "
+            "divider among them matches the file)"
+        )
+        return tries[0]
+    if len({new for _, new in fits}) > 1:
+        return _fail(
+            index,
+            edit,
+            f"the block has {len(splits)} ======= lines and more than one of them could "
+            "divide SEARCH from REPLACE in a way that matches the file, so it cannot be told "
+            "which is meant; resend the change as a unified diff or as the whole file",
+        )
+    return fits[0]
 
 
 def _apply_one(index: int, edit: Edit, current: str | None) -> tuple[BlockResult, str | None]:

@@ -13,13 +13,11 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from patchwright.edits.infer import owner_of_search, owner_of_whole
+from patchwright.edits.markers import HEAD, BlockError, BlockReader
 from patchwright.edits.paths import clean_path, path_from_info, path_from_line
 from patchwright.edits.types import Edit, ParsedReply
 from patchwright.edits.udiff import is_file_header, parse_diff_file, parse_hunks
 
-HEAD = re.compile(r"^\s*<{5,9}\s*(?:SEARCH|ORIGINAL|FIND)\b.*$", re.I)
-DIVIDER = re.compile(r"^\s*={5,9}(?:\s*[A-Za-z]+)?\s*$")
-TAIL = re.compile(r"^\s*>{5,9}(?:\s*(?:REPLACE|UPDATED|NEW|END)\b.*)?\s*$", re.I)
 FENCE = re.compile(r"^\s*(`{3,}|~{3,})\s*([^`]*)$")
 EDIT_OPEN = re.compile(r"^\s*<EDIT\b([^>]*)>", re.I)
 DELETE = re.compile(
@@ -29,6 +27,7 @@ _ATTR = re.compile(r"""\b(?:file|path|filename)\s*=\s*["']([^"']+)["']""", re.I)
 _TAG_PATH = re.compile(r"<(?:FILE|PATH)>\s*(.*?)\s*</(?:FILE|PATH)>", re.I | re.S)
 _TAG = {t: re.compile(rf"<{t}>(.*?)</{t}>", re.I | re.S) for t in ("SEARCH", "REPLACE")}
 _PROSE_PATH = re.compile(r"`([^`\s]+)`")
+_XML_TAGS = ("<search>", "</search>", "<replace>", "</replace>")
 
 
 def _text(lines: Sequence[str]) -> str:
@@ -51,8 +50,11 @@ class _Parser:
     errors: list[str] = field(default_factory=list)
     path: str = ""
     diff_path: str = ""
-    fence: tuple[str, int] | None = None
+    fence: tuple[str, int, int] | None = None  # marker char, length, closing line
     unnamed: list[str] = field(default_factory=list)  # code blocks that name no file
+
+    def __post_init__(self) -> None:
+        self.blocks = BlockReader(self.lines)
 
     def run(self) -> None:
         i = 0
@@ -116,39 +118,48 @@ class _Parser:
 
     def _search_replace(self, i: int) -> int:
         path = self._block_path(i)
-        n = len(self.lines)
-        j = i + 1
-        while j < n and not DIVIDER.match(self.lines[j]):
-            if HEAD.match(self.lines[j]) or TAIL.match(self.lines[j]):
-                self.errors.append(
-                    f"SEARCH block at reply line {i + 1} has no ======= divider before line {j + 1}"
-                )
-                return j
-            j += 1
-        if j >= n:
-            self.errors.append(f"SEARCH block at reply line {i + 1} is not terminated")
-            return n
-        k = j + 1
-        while k < n and not TAIL.match(self.lines[k]):
-            k += 1
-        if k >= n:
-            self.errors.append(
-                f"SEARCH block at reply line {i + 1} has no >>>>>>> REPLACE line; resend it whole"
-            )
-            return n
-        search, replace = self.lines[i + 1 : j], self.lines[j + 1 : k]
-        self.edits.append(Edit(path, "replace", _text(search), _text(replace), "search_replace"))
-        return k + 1
+        limit = self.fence[2] if self.fence is not None else len(self.lines)
+        block = self.blocks.block(i, limit)
+        if isinstance(block, BlockError):
+            self.errors.append(block.message)
+            return block.resume
+        first, *others = block.dividers
+        search, replace = self._split(i, first, block.tail)
+        readings = tuple(self._split(i, d, block.tail) for d in others)
+        self.edits.append(Edit(path, "replace", search, replace, "search_replace", None, readings))
+        return block.tail + 1
+
+    def _split(self, head: int, divider: int, tail: int) -> tuple[str, str]:
+        return _text(self.lines[head + 1 : divider]), _text(self.lines[divider + 1 : tail])
+
+    def _xml_end(self, i: int) -> int:
+        """The ``</EDIT>`` line closing the edit at ``i``: the first one after its
+        ``</REPLACE>`` (a REPLACE may mention ``</EDIT>``), else simply the first one."""
+        stop = next(
+            (k for k in range(i + 1, len(self.lines)) if EDIT_OPEN.match(self.lines[k])),
+            len(self.lines),
+        )
+        lower = [x.lower() for x in self.lines[i:stop]]
+        closes = [k for k, x in enumerate(lower) if "</edit>" in x]
+        done = next((k for k, x in enumerate(lower) if "</replace>" in x), None)
+        after = [k for k in closes if done is not None and k >= done]
+        return i + (after or closes)[0] if closes else len(self.lines)
 
     def _xml(self, i: int) -> int:
         n = len(self.lines)
-        k = i
-        while k < n and "</edit>" not in self.lines[k].lower():
-            k += 1
+        k = self._xml_end(i)
         if k >= n:
             self.errors.append(f"<EDIT> at reply line {i + 1} has no closing </EDIT>")
             return n
         chunk = "\n".join(self.lines[i : k + 1])
+        twice = [t for t in _XML_TAGS if chunk.lower().count(t) > 1]
+        if twice:
+            self.errors.append(
+                f"<EDIT> at reply line {i + 1} holds {twice[0]} more than once, so where its "
+                "SEARCH or REPLACE ends cannot be told; resend the change as a unified diff "
+                "or as the whole file"
+            )
+            return k + 1
         head = EDIT_OPEN.match(self.lines[i])
         attr = _ATTR.search(head.group(1)) if head else None
         tag = _TAG_PATH.search(chunk)
@@ -195,7 +206,7 @@ class _Parser:
         if info.strip().lower() in ("diff", "patch", "udiff") or any(
             HEAD.match(x) or EDIT_OPEN.match(x) or x.startswith(("--- ", "@@")) for x in body
         ):
-            self.fence = (marker[0], len(marker))
+            self.fence = (marker[0], len(marker), end)
             return i + 1
         path = path_from_info(info, self.known) or self._look_back(i, prose=False)
         if path and end < len(self.lines):
@@ -217,7 +228,7 @@ def parse_reply(
     :mod:`patchwright.edits.infer`; ``notes`` say what was inferred), or is reported in
     ``errors``.
     """
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     parser = _Parser(lines, known_files)
     parser.run()
     edits: list[Edit] = []

@@ -33,6 +33,8 @@ class Edit:
     ``whole`` (the file's entire new content is ``replace``). ``fmt`` names the reply
     format it came from (``search_replace``, ``xml``, ``udiff``, ``whole``, ...).
     ``hint_line`` is the 1-based line a unified diff hunk claimed; it only breaks ties.
+    ``readings`` holds the other (search, replace) splits of a block with several
+    ``=======`` lines; the one that fits the file is used (see ``edits.readings``).
     """
 
     path: str
@@ -41,6 +43,7 @@ class Edit:
     replace: str
     fmt: str
     hint_line: int | None = None
+    readings: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass
