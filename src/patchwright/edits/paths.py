@@ -11,7 +11,15 @@ from rapidfuzz import fuzz, process
 from patchwright.edits.types import PathResolutionError
 
 FUZZY_PATH_SCORE = 90.0
-_PREFIX = re.compile(r"^(?:#+|//|\*+|-|>)?\s*(?:(?:file|filename|path|filepath)\s*[:=]\s*)?", re.I)
+# A heading, comment, bullet or quote mark, then an optional (emphasised) "File:" label. A
+# bullet star needs a space after it: ``**x.py**`` is emphasis, kept for pair stripping.
+_PREFIX = re.compile(
+    r"^(?:#+|//|\*(?=\s)|-|>)?\s*"
+    r"(?:[*_]{0,2}(?:file|filename|path|filepath)\s*[:=]\s*(?:[*_]{1,2}(?=\s))?\s*)?",
+    re.I,
+)
+# Marks a model wraps a path in; removed only as matched pairs, longest first.
+_WRAPPERS = ("**", "__", "`", "*", "_", "'", '"')
 _TOKEN = re.compile(r"^[\w.@+~/\\-]+$")
 _BARE_NAMES = {
     "Makefile",
@@ -28,12 +36,37 @@ _BARE_NAMES = {
 }
 
 
-def clean_path(raw: str) -> str:
-    """Normalise a path as written by a model: quotes, ``./``, backslashes, ``a/``/``b/`` stay."""
-    path = raw.strip().strip("`'\"*").strip().replace("\\", "/")
+def unwrapped_forms(raw: str) -> list[str]:
+    """``raw`` and each form with one more matched pair of quotes or emphasis removed
+    (a trailing colon first): ``**`x.py`**:`` gives ``**`x.py`**``, ``` `x.py` ```, ``x.py``.
+    Unmatched marks stay: ``__init__.py`` and ``_private.py`` are names, not emphasis."""
+    forms = [raw.strip()]
+    while True:
+        text = forms[-1].rstrip(":").strip()
+        for mark in _WRAPPERS:
+            if len(text) > 2 * len(mark) and text.startswith(mark) and text.endswith(mark):
+                text = text[len(mark) : -len(mark)].strip()
+                break
+        if text == forms[-1]:
+            return forms
+        forms.append(text)
+
+
+def _normalise(path: str) -> str:
+    path = path.replace("\\", "/")
     while path.startswith("./"):
         path = path[2:]
     return path
+
+
+def clean_path(raw: str) -> str:
+    """Normalise a path as written by a model: matched quotes and emphasis, ``./`` and
+    backslashes go; ``a/``/``b/`` stay (resolution handles them)."""
+    return _normalise(unwrapped_forms(raw)[-1])
+
+
+def _exists(path: str, known_files: Sequence[str]) -> bool:
+    return path in known_files or any(k.endswith("/" + path) for k in known_files)
 
 
 def path_from_line(line: str, known_files: Sequence[str] = ()) -> str | None:
@@ -44,13 +77,13 @@ def path_from_line(line: str, known_files: Sequence[str] = ()) -> str | None:
     text = line.strip()
     if not text or len(text) > 250 or text.startswith("```") or text.startswith("~~~"):
         return None
-    text = _PREFIX.sub("", text, count=1).strip()
-    text = text.rstrip(":").strip().strip("`*_'\"").rstrip(":").strip()
-    text = clean_path(text)
+    forms = [_normalise(f) for f in unwrapped_forms(_PREFIX.sub("", text, count=1))]
+    for form in forms:  # a name that exists wins over any cleaned-up form of it
+        if form and _TOKEN.match(form) and _exists(form, known_files):
+            return form
+    text = forms[-1]
     if not text or not _TOKEN.match(text):
         return None
-    if text in known_files or any(k.endswith("/" + text) for k in known_files):
-        return text
     base = text.rsplit("/", 1)[-1]
     if base in _BARE_NAMES:
         return text
@@ -110,10 +143,11 @@ def resolve_path(
     unknown path is returned cleaned (a new file) unless ``must_exist``. Paths that
     name a directory are refused. Confinement to the repository is the caller's job.
     """
-    path = clean_path(raw)
+    files = list(repo_files)
+    forms = [_normalise(f) for f in unwrapped_forms(raw)]
+    path = next((f for f in forms if f and _exists(f, files)), forms[-1])
     if not path:
         raise PathResolutionError("empty file path")
-    files = list(repo_files)
     known = set(files)
     if path in known and not (must_exist and "/" not in path):
         return path
