@@ -54,17 +54,18 @@ def _from_workspace(root: Path, max_file_bytes: int) -> list[IndexFile] | None:
 
 
 def _git_paths(root: Path) -> list[str] | None:
+    """``git ls-files`` run hardened: the repository's config cannot make it run anything."""
+    from patchwright.workspace.errors import GitError
+    from patchwright.workspace.gitsafe import run_git
+
+    args = ("ls-files", "-z", "--cached", "--others", "--exclude-standard")
     try:
-        out = subprocess.run(
-            ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-            cwd=root,
-            capture_output=True,
-            check=True,
-            timeout=60,
-        ).stdout
-    except (OSError, subprocess.SubprocessError):
+        proc = run_git(root, *args, timeout=60, errors="surrogateescape")
+    except (OSError, subprocess.SubprocessError, GitError):
         return None
-    return sorted({p for p in out.decode("utf-8", "surrogateescape").split("\0") if p})
+    if proc.returncode != 0:
+        return None
+    return sorted({p for p in proc.stdout.split("\0") if p})
 
 
 def _walk_paths(root: Path) -> list[str]:

@@ -15,7 +15,9 @@ from pathlib import Path
 
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["git", *args], cwd=root, capture_output=True, text=True, timeout=120)
+    from patchwright.workspace.gitsafe import run_git  # hooks, fsmonitor, filters off
+
+    return run_git(root, *args, timeout=120)
 
 
 def push(root: Path, branch: str) -> tuple[bool, str]:

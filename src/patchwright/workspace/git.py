@@ -2,7 +2,10 @@
 work on a ``patchwright/<slug>`` branch, commit given paths, diff, keep ``.patchwright/`` out.
 
 All paths are relative to the repository's top level. Failures raise :class:`GitError`
-with git's own message and what to do about it.
+with git's own message and what to do about it. Every call runs hardened
+(:mod:`patchwright.workspace.gitsafe`): no hook, fsmonitor, filter driver or other program
+named by the repository's own configuration runs — except, with ``run_hooks=True``, the
+user's own ``pre-commit`` hook on :meth:`GitRepo.commit`.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from pathlib import Path
 
 from patchwright.workspace.errors import GitError
 from patchwright.workspace.exclude import ensure_patchwright_excluded
+from patchwright.workspace.gitsafe import pre_commit_only, run_git
 
 __all__ = ["BRANCH_PREFIX", "GitError", "GitRepo", "slugify"]
 
@@ -37,10 +41,12 @@ def slugify(text: str, max_len: int = 40) -> str:
 class GitRepo:
     """A git working tree at (or containing) ``root``."""
 
-    def __init__(self, root: Path, *, timeout: float = 120.0) -> None:
+    def __init__(self, root: Path, *, timeout: float = 120.0, run_hooks: bool = False) -> None:
         self.root = Path(root).resolve()
         self.timeout = timeout
+        self.run_hooks = run_hooks
         self._top: Path | None = None
+        self._refusal: str | None = None
 
     # -- plumbing ---------------------------------------------------------------------
 
@@ -50,14 +56,12 @@ class GitRepo:
         check: bool = True,
         env: dict[str, str] | None = None,
         ok_codes: Sequence[int] = (0,),
+        hooks_dir: Path | None = None,
     ) -> subprocess.CompletedProcess[str]:
         cwd = self._top or self.root
-        full_env = {**os.environ, "GIT_TERMINAL_PROMPT": "0", "LC_ALL": "C", **(env or {})}
         try:
-            proc = subprocess.run(
-                ["git", *args], cwd=cwd, capture_output=True, text=True,
-                stdin=subprocess.DEVNULL, env=full_env, timeout=self.timeout, check=False,
-            )  # fmt: skip
+            proc = run_git(cwd, *args, env={"LC_ALL": "C", **(env or {})},
+                           hooks_dir=hooks_dir, timeout=self.timeout)  # fmt: skip
         except FileNotFoundError as exc:
             raise GitError("git is not installed or not on PATH; install git") from exc
         except subprocess.TimeoutExpired as exc:
@@ -77,7 +81,15 @@ class GitRepo:
         proc = self._run("rev-parse", "--show-toplevel", check=False)
         if proc.returncode != 0:
             return False
-        self._top = Path(proc.stdout.strip()).resolve()
+        top = Path(proc.stdout.strip()).resolve()
+        if not (top / ".git").exists() or (top != self.root and top not in self.root.parents):
+            self._refusal = (
+                f"git reports {top} as the working tree of {self.root}: core.worktree in the "
+                "repository's configuration points elsewhere, and patchwright will not run "
+                "git on another folder. Check .git/config and remove core.worktree."
+            )
+            return False
+        self._top = top
         return True
 
     @property
@@ -88,7 +100,10 @@ class GitRepo:
 
     def require_repo(self) -> None:
         if not self.is_repo:
-            raise GitError(f"{self.root} is not inside a git repository; run `git init` first")
+            raise GitError(
+                self._refusal
+                or f"{self.root} is not a git repository (nor inside one); run `git init` first"
+            )
 
     # -- state ------------------------------------------------------------------------
 
@@ -237,7 +252,15 @@ class GitRepo:
                 raise GitError(f"nothing to commit: none of {', '.join(paths)} changed")
             self._run("add", "-A", "--", *present)
             args = ["--only", "--", *present]
-        proc = self._run(*ident, "commit", "-q", "-m", message, *args, check=False)
+        hooks: contextlib.AbstractContextManager[Path | None] = (
+            pre_commit_only(self.toplevel, {"LC_ALL": "C"})
+            if self.run_hooks
+            else contextlib.nullcontext(None)
+        )
+        with hooks as hooks_dir:
+            verify = [] if hooks_dir is not None else ["--no-verify"]
+            proc = self._run(*ident, "commit", "-q", *verify, "-m", message, *args,
+                             check=False, hooks_dir=hooks_dir)  # fmt: skip
         if proc.returncode != 0:
             detail = (proc.stderr or proc.stdout).strip()
             raise GitError(f"git commit failed: {detail}")
@@ -257,7 +280,7 @@ class GitRepo:
         """Unified diff of the working tree (or the index with ``staged``) against ``base``
         (default: the index, or HEAD with ``staged``); untracked files appear as additions."""
         self.require_repo()
-        args = ["diff", "--no-color", "--no-ext-diff"]
+        args = ["diff", "--no-color", "--no-ext-diff", "--no-textconv"]
         if staged:
             args.append("--cached")
         if base:
@@ -272,7 +295,15 @@ class GitRepo:
                 if rel.startswith(_STATE):
                     continue
                 proc = self._run(
-                    "diff", "--no-color", "--no-index", "--", os.devnull, rel, ok_codes=(0, 1)
+                    "diff",
+                    "--no-color",
+                    "--no-ext-diff",
+                    "--no-textconv",
+                    "--no-index",
+                    "--",
+                    os.devnull,
+                    rel,
+                    ok_codes=(0, 1),
                 )
                 text += proc.stdout
         return text
