@@ -3,6 +3,7 @@ user's own edits unless forced."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -107,3 +108,58 @@ def test_old_entries_are_pruned_beyond_the_limit(repo: Path) -> None:
         with Transaction(repo, keep_undo=3) as tx:
             tx.stage({"a.py": f"a = {i}\n".encode()})
     assert len(list_undo(repo)) == 3
+
+
+def mode(path: Path) -> int:
+    return path.stat().st_mode & 0o7777
+
+
+def test_a_mode_the_user_changed_since_is_a_conflict_like_an_edit(repo: Path) -> None:
+    (repo / "a.py").chmod(0o644)
+    change(repo, {"a.py": b"a = 1\n"})
+    (repo / "a.py").chmod(0o755)
+    with pytest.raises(UndoConflictError, match=r"a\.py \(mode changed from 644 to 755\)") as info:
+        undo(repo)
+    assert info.value.files == ["a.py"]
+    assert mode(repo / "a.py") == 0o755 and (repo / "a.py").read_bytes() == b"a = 1\n"
+    assert undo(repo, force=True) == ["a.py"]
+    assert mode(repo / "a.py") == 0o644 and (repo / "a.py").read_bytes() == b"a = 0\n"
+
+
+def test_a_file_patchwright_created_then_made_executable_is_a_conflict(repo: Path) -> None:
+    change(repo, {"tool.sh": b"#!/bin/sh\n"})
+    (repo / "tool.sh").chmod(mode(repo / "tool.sh") | 0o100)
+    with pytest.raises(UndoConflictError, match=r"tool\.sh \(mode changed"):
+        undo(repo)
+    assert (repo / "tool.sh").exists()
+
+
+def test_a_mode_changed_back_is_no_conflict(repo: Path) -> None:
+    (repo / "a.py").chmod(0o640)
+    change(repo, {"a.py": b"a = 1\n"})
+    (repo / "a.py").chmod(0o755)
+    (repo / "a.py").chmod(0o640)
+    assert undo(repo) == ["a.py"]
+    assert mode(repo / "a.py") == 0o640
+
+
+def test_a_mode_change_between_two_changes_blocks_undoing_the_older_one(repo: Path) -> None:
+    change(repo, {"a.py": b"a = 1\n"})
+    (repo / "a.py").chmod(0o700)
+    change(repo, {"a.py": b"a = 2\n"})
+    assert undo(repo) == ["a.py"]
+    assert mode(repo / "a.py") == 0o700
+    with pytest.raises(UndoConflictError, match="mode changed"):
+        undo(repo)
+
+
+def test_entries_written_before_modes_were_recorded_check_content_only(repo: Path) -> None:
+    change(repo, {"a.py": b"a = 1\n"})
+    (entry,) = (repo / ".patchwright" / "undo").iterdir()
+    manifest = json.loads((entry / "manifest.json").read_text())
+    for record in manifest["files"]:
+        del record["new_mode"]
+    (entry / "manifest.json").write_text(json.dumps(manifest))
+    (repo / "a.py").chmod(0o755)
+    assert undo(repo) == ["a.py"]
+    assert (repo / "a.py").read_bytes() == b"a = 0\n"

@@ -70,6 +70,7 @@ class FileRecord:
     old_length: int
     new_exists: bool
     new_sha: str | None
+    new_mode: int | None = None  # the mode patchwright left (None: unknown, older journals)
 
 
 @dataclass

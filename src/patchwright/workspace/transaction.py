@@ -45,6 +45,25 @@ Change = tuple[bytes | None, int | None]  # (new bytes or None = delete, mode or
 _last_ns = 0
 
 
+def new_file_mode() -> int:
+    """The mode a new file gets here (``0o666`` less the umask); read without changing the
+    umask where the kernel tells it (Linux), else by setting and restoring it."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return 0o666 & ~int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
+def _first(mode: int | None, fallback: int | None) -> int | None:
+    return mode if mode is not None else fallback
+
+
 def _next_ns() -> int:
     """Strictly increasing nanosecond stamp (orders undo entries by commit time)."""
     global _last_ns
@@ -227,6 +246,7 @@ class Transaction:
         fresh: dict[str, jr.FileRecord] = {}
         backups: list[bytes] = []
         offset = self._pack_size
+        default_mode: int | None = None
         for key, (content, mode) in pending.items():
             record = self._records.get(key)
             if record is None:
@@ -242,6 +262,11 @@ class Transaction:
                 backups.append(data)
                 offset += len(data)
                 fresh[key] = record
+                record.new_exists, record.new_mode = exists, old_mode  # the state on disk now
+            if content is not None and mode is None and not record.new_exists:
+                default_mode = default_mode or new_file_mode()
+                mode = default_mode  # set explicitly, so undo knows the mode it left
+            record.new_mode = None if content is None else _first(mode, record.new_mode)
             record.new_exists = content is not None
             record.new_sha = None if content is None else jr.sha256(content)
             todo[key] = (content, mode)

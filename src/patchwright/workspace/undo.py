@@ -2,14 +2,17 @@
 
 Each committed :class:`~patchwright.workspace.transaction.Transaction` left an entry under
 ``.patchwright/undo/`` with the old contents and the hash of what it wrote. Undo checks that
-every file still holds what patchwright wrote (walking the entries newest first), refuses
-and names the files the user changed since — unless ``force`` — and then restores the old
-contents in one transaction of its own, which consumes the entries at its commit point.
+every file still holds what patchwright wrote — the same bytes and the same mode (a
+``chmod`` is a user edit too) — walking the entries newest first, refuses and names the
+files the user changed since — unless ``force`` — and then restores the old contents and
+modes in one transaction of its own, which consumes the entries at its commit point.
 """
 
 from __future__ import annotations
 
 import hashlib
+import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -49,33 +52,52 @@ def list_undo(root: Path) -> list[UndoEntry]:
     return entries
 
 
-def _current_sha(path: Path) -> str | None:
+# A file's state for undo: None (absent), or (sha256, mode bits; None = not recorded).
+State = tuple[str, int | None] | None
+
+
+def _current(path: Path) -> State:
     try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
+        info = os.lstat(path)
     except FileNotFoundError:
         return None
-    except IsADirectoryError:
-        return "<directory>"
+    if not stat.S_ISREG(info.st_mode):
+        return ("<not a regular file>", None)
+    return hashlib.sha256(path.read_bytes()).hexdigest(), info.st_mode & 0o7777
 
 
-def _plan(root: Path, names: list[str]) -> tuple[dict[str, Change], list[str]]:
-    """Targets (oldest state per file) and conflicting files, walking newest → oldest."""
-    state: dict[str, str | None] = {}
+def _difference(current: State, expected: State) -> str | None:
+    """How ``current`` differs from what patchwright left (None: it does not)."""
+    if current is None or expected is None:
+        if current == expected:
+            return None
+        return "deleted" if current is None else "created again"
+    if current[0] != expected[0]:
+        return "content changed"
+    if expected[1] is not None and current[1] != expected[1]:
+        return f"mode changed from {expected[1]:o} to {current[1]:o}"
+    return None
+
+
+def _plan(root: Path, names: list[str]) -> tuple[dict[str, Change], dict[str, str]]:
+    """Targets (oldest state per file) and conflicting files with how each changed,
+    walking newest → oldest."""
+    state: dict[str, State] = {}
     targets: dict[str, Change] = {}
-    conflicts: list[str] = []
+    conflicts: dict[str, str] = {}
     for name in names:
         folder = jr.undo_dir(root) / name
         for record in _load(root, name).files:
-            current = (
-                state[record.path] if record.path in state else _current_sha(root / record.path)
-            )
-            expected = record.new_sha if record.new_exists else None
-            if current != expected and record.path not in conflicts:
-                conflicts.append(record.path)
-            state[record.path] = record.old_sha if record.old_exists else None
+            path = record.path
+            current = state[path] if path in state else _current(root / path)
+            expected: State = (record.new_sha or "", record.new_mode) if record.new_exists else None
+            difference = _difference(current, expected)
+            if difference is not None and path not in conflicts:
+                conflicts[path] = difference
+            state[path] = (record.old_sha or "", record.old_mode) if record.old_exists else None
             old = jr.read_old(folder, record) if record.old_exists else None
-            targets[record.path] = (old, record.old_mode)
-    return targets, sorted(conflicts)
+            targets[path] = (old, record.old_mode)
+    return targets, conflicts
 
 
 def undo(root: Path, n: int = 1, *, force: bool = False) -> list[str]:
@@ -98,11 +120,12 @@ def undo(root: Path, n: int = 1, *, force: bool = False) -> list[str]:
     names = available[:n]
     targets, conflicts = _plan(root, names)
     if conflicts and not force:
+        named = ", ".join(f"{path} ({how})" for path, how in sorted(conflicts.items()))
         raise UndoConflictError(
             "these files changed since patchwright wrote them, and undo would overwrite "
-            f"those changes: {', '.join(conflicts)}. Commit or save them elsewhere, "
+            f"those changes: {named}. Commit or save them elsewhere, "
             "or use --force to overwrite them.",
-            conflicts,
+            sorted(conflicts),
         )
     tx = _new_undo_transaction(root, names)
     tx._stage_raw(targets)
