@@ -9,7 +9,7 @@ them in memory (layered matching, strictest first; all or nothing) and
 from __future__ import annotations
 
 from patchwright.edits.apply import apply_edits, keep_applicable, pick_by_content
-from patchwright.edits.explain import render_retry_message
+from patchwright.edits.explain import describe_no_edits, render_retry_message
 from patchwright.edits.match import STRATEGY_NAMES
 from patchwright.edits.parse import parse_reply
 from patchwright.edits.paths import resolve_path
@@ -31,6 +31,7 @@ __all__ = [
     "ParsedReply",
     "PathResolutionError",
     "apply_edits",
+    "describe_no_edits",
     "keep_applicable",
     "parse_reply",
     "pick_by_content",

@@ -1,7 +1,9 @@
-"""Failure explanations: why a block failed, the closest actual lines, a retry message."""
+"""Failure explanations: why a block failed, the closest actual lines, a retry message,
+and what a reply with no edits held instead."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from patchwright.edits.fuzzy import closest
@@ -69,3 +71,28 @@ def render_retry_message(outcome: Outcome) -> str:
         "character for character from the current file (see the lines above), and REPLACE."
     )
     return "\n".join(parts)
+
+
+_FENCE_LINE = re.compile(r"^\s*(?:`{3,}|~{3,})", re.M)
+_JUNK = re.compile(r"[\x00-\x08\x0e-\x1f\x7f\ufffd]")
+NO_EDITS = "the reply contains no edits"
+
+
+def describe_no_edits(reply: str) -> str:
+    """Why a reply in which no edit was found yields nothing: empty, binary, code blocks
+    that name no file, or prose only; with what to send instead."""
+    text = reply.removeprefix("\ufeff")
+    if not text.strip():
+        return f"{NO_EDITS}: it is empty"
+    junk = len(_JUNK.findall(text))
+    if "\x00" in text or junk > max(2, len(text) // 100):
+        return f"{NO_EDITS}: it is not text ({junk} of {len(text)} characters are binary junk)"
+    how = (
+        "send SEARCH/REPLACE blocks, a unified diff or whole files, each with its file path "
+        "on the line before it"
+    )
+    blocks = len(_FENCE_LINE.findall(text)) // 2
+    if blocks:
+        return f"{NO_EDITS}: its {blocks} code block(s) name no file; {how}"
+    lines = len(text.strip().splitlines())
+    return f"{NO_EDITS}: it is prose only ({lines} line(s)); {how}"
