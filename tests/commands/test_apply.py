@@ -46,6 +46,7 @@ def test_json_output_shape(repo: Path) -> None:
     assert code == 0
     assert json.loads(out) == {
         "ok": True,
+        "message": None,
         "files_changed": ["pkg/calc.py"],
         "blocks": [
             {"path": "pkg/calc.py", "status": "applied", "strategy": "exact", "message": None}
@@ -110,9 +111,11 @@ def test_create_and_delete(repo: Path) -> None:
     assert not (repo / "notes.txt").exists()
 
 
-def test_reply_without_edits_fails(repo: Path) -> None:
+def test_reply_without_edits_fails_and_says_why(repo: Path) -> None:
     code, out = invoke(repo, "Looks good to me!", "--json")
-    assert code == 1 and json.loads(out) == {"ok": False, "files_changed": [], "blocks": []}
+    data = json.loads(out)
+    assert code == 1 and data["ok"] is False and data["blocks"] == []
+    assert data["message"].startswith("the reply contains no edits: it is prose only")
 
 
 def test_failure_explains_closest_lines(repo: Path) -> None:
@@ -153,3 +156,43 @@ def test_ambiguous_basename_is_settled_by_where_the_search_text_is(repo: Path) -
     assert json.loads(out)["files_changed"] == ["b/util.py"]
     code, out = invoke(repo, sr("util.py", "def\n", "x\n"), "--json")
     assert code == 1 and "a/util.py" in json.loads(out)["blocks"][0]["message"]
+
+
+@pytest.mark.parametrize(
+    ("reply", "why"),
+    [
+        ("", "it is empty"),
+        ("Looks good to me!\nNothing to change.", "it is prose only (2 line(s))"),
+        ("\x00\x01\x02\xff\xfe" * 40, "it is not text"),
+        ("Try this:\n```python\nprint(1)\n```\n", "its 1 code block(s) name no file"),
+    ],
+    ids=["empty", "prose", "binary", "unnamed-code"],
+)
+def test_a_reply_without_edits_says_why_in_json_and_on_stderr(
+    repo: Path, reply: str, why: str
+) -> None:
+    runner = CliRunner()
+    as_json = runner.invoke(app, ["apply", "--repo", str(repo), "--json", "-"], input=reply)
+    assert as_json.exit_code == 1
+    message = json.loads(as_json.stdout)["message"]
+    assert message.startswith(f"the reply contains no edits: {why}"), message
+    plain = runner.invoke(app, ["apply", "--repo", str(repo), "-"], input=reply)
+    assert plain.exit_code == 1 and f"the reply contains no edits: {why}" in plain.stderr
+
+
+def test_a_reply_file_starting_with_a_bom_applies(repo: Path, tmp_path: Path) -> None:
+    reply = tmp_path / "reply.md"
+    reply.write_bytes(b"\xef\xbb\xbf" + sr("notes.txt", "alpha\n", "omega\n").encode())
+    proc = subprocess.run(
+        [sys.executable, "-m", "patchwright", "apply", "--json", str(reply)],
+        cwd=repo, capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert (repo / "notes.txt").read_text() == "omega\nbeta\n"
+
+
+def test_a_replace_holding_a_marker_line_is_written_whole(repo: Path) -> None:
+    new = 'HELP = """\nclose a block with\n>>>>>>> REPLACE\n"""\n'
+    code, out = invoke(repo, sr("pkg/calc.py", "def add(a, b):\n", new + "def add(a, b):\n"))
+    assert code == 0, out
+    assert (repo / "pkg/calc.py").read_text() == new + "def add(a, b):\n    return a - b\n"

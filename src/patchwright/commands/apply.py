@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 import typer
 
 if TYPE_CHECKING:
-    from patchwright.edits import BlockResult, Edit, Outcome
+    from patchwright.edits import BlockResult, Edit, Outcome, ParsedReply
     from patchwright.workspace import TextFile
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -32,6 +32,13 @@ class _Plan:
     early: dict[int, BlockResult] = field(default_factory=dict)
     originals: dict[str, TextFile | None] = field(default_factory=dict)
     escaped: bool = False  # a path left the repository: a usage error (exit 2)
+
+
+@dataclass(frozen=True)
+class _Options:
+    dry_run: bool = False
+    as_json: bool = False
+    verify: bool = True
 
 
 def _usage(message: str) -> typer.Exit:
@@ -66,13 +73,23 @@ def _must_exist(edit: Edit) -> bool:
 
 def _load(root: Path, rel: str, plan: _Plan) -> str | None:
     """Read ``rel`` once into the plan; returns an error message or None."""
-    from patchwright.workspace import BinaryFileError, confine, read_text_file
+    from patchwright.workspace import (
+        BinaryFileError,
+        Transaction,
+        TransactionError,
+        confine,
+        read_text_file,
+    )
 
     if rel in plan.originals:
         return None
     target = confine(root, rel)
     if target.is_dir():
         return f"{rel} is a directory, not a file"
+    try:  # the write's own path checks (.git/, .patchwright/, through a file), writing nothing
+        Transaction(root).stage({rel: None})
+    except TransactionError as exc:
+        return str(exc)
     if not target.exists():
         plan.originals[rel] = None
         return None
@@ -133,13 +150,79 @@ def _plan(root: Path, edits: list[Edit], repo_files: list[str]) -> _Plan:
     return plan
 
 
-def _encode(new_texts: dict[str, str | None], plan: _Plan) -> dict[str, bytes | None]:
-    from patchwright.workspace import encode_text
+def _commit(
+    root: Path, outcome: Outcome, plan: _Plan, opts: _Options
+) -> tuple[dict[str, str], str | None]:
+    """The one path of a dry run and a real run: encode every file, stage it (the path
+    checks: inside the repository, not under ``.git/`` or ``.patchwright/``, not through a
+    file), run the syntax check, then write — unless ``--dry-run``. Returns the refused
+    files (path → why) and an error when the write itself failed; nothing is written
+    unless both are empty."""
+    from patchwright.workspace import (
+        PathEscapeError,
+        TextEncodingError,
+        Transaction,
+        TransactionError,
+        encode_text,
+    )
 
-    return {
-        path: None if text is None else encode_text(text, plan.originals.get(path))
-        for path, text in new_texts.items()
-    }
+    txn = Transaction(root)
+    refused: dict[str, str] = {}
+    for path, text in outcome.new_texts.items():
+        try:
+            data = None if text is None else encode_text(text, plan.originals.get(path))
+            txn.stage({path: data})
+        except PathEscapeError as exc:
+            refused[path], plan.escaped = f"{exc}; nothing was written", True
+        except (TextEncodingError, TransactionError) as exc:
+            refused[path] = f"{exc}; nothing was written"
+    if not refused and opts.verify:
+        refused = _syntax_refusals(root, outcome, plan)
+    if refused or opts.dry_run:
+        txn.rollback()
+        return refused, None
+    try:
+        txn.write()
+        txn.commit("patchwright apply")
+    except (TransactionError, OSError) as exc:
+        return {}, f"nothing was written: {exc}"
+    return {}, None
+
+
+def _syntax_refusals(root: Path, outcome: Outcome, plan: _Plan) -> dict[str, str]:
+    """Files the change turns from parseable into unparseable (path → the first error),
+    checked by the syntax gate's own parsers. A file that did not parse before is not
+    refused for still not parsing; a new file must parse."""
+    from patchwright.sandbox import Sandbox
+    from patchwright.verify import Baseline, GateContext
+    from patchwright.verify.syntax import Unavailable, checker_for
+
+    texts = {p: t for p, t in sorted(outcome.new_texts.items()) if t is not None}
+    if not texts:
+        return {}
+    box = Sandbox(root)  # only shell scripts use it (bash -n)
+    ctx = GateContext(root, box, Baseline(root, {}, frozenset()), list(texts))
+    refused: dict[str, str] = {}
+    try:
+        for path, text in texts.items():
+            check = checker_for(ctx, path)
+            if check is None:
+                continue
+            old = plan.originals.get(path)
+            try:
+                now = check(path, text)
+                if not now or (old is not None and check(path, old.text)):
+                    continue
+            except Unavailable as exc:
+                outcome.notes.append(f"{path}: syntax not checked: {exc}")
+                continue
+            refused[path] = (
+                f"the change leaves {path} unparseable ({now[0].render()}); nothing was "
+                "written. Fix the edit, or pass --no-verify to write it anyway"
+            )
+    finally:
+        box.close()
+    return refused
 
 
 def _diff(plan: _Plan, new_texts: dict[str, str | None]) -> str:
@@ -174,24 +257,10 @@ def _print_diff(text: str) -> None:
         console.print(Text(line, style=style))
 
 
-def _run(root: Path, reply: str, dry_run: bool, as_json: bool) -> int:
-    from patchwright.edits import BlockResult, Outcome, apply_edits, parse_reply
-    from patchwright.edits import render_retry_message as retry
-    from patchwright.workspace import (
-        TextEncodingError,
-        Transaction,
-        TransactionError,
-        list_files,
-        recover,
-    )
+def _results(parsed: ParsedReply, plan: _Plan, inner: Outcome) -> Outcome:
+    """One result per reply block, in reply order: early failures, matches, parse errors."""
+    from patchwright.edits import BlockResult, Outcome
 
-    if not dry_run:
-        recover(root)
-    repo_files = [f.path for f in list_files(root)]
-    parsed = parse_reply(reply, known_files=repo_files)
-    plan = _plan(root, parsed.edits, repo_files)
-    texts = {p: (t.text if t is not None else None) for p, t in plan.originals.items()}
-    inner = apply_edits(plan.edits, texts)
     results: list[BlockResult] = [plan.early[i] for i in sorted(plan.early)]
     for res, pos in zip(inner.results, plan.positions, strict=True):
         res.index = pos
@@ -200,42 +269,76 @@ def _run(root: Path, reply: str, dry_run: bool, as_json: bool) -> int:
     n = len(results)
     results += [BlockResult(n + k, "", "failed", None, e) for k, e in enumerate(parsed.errors)]
     ok = inner.ok and not plan.early and not parsed.errors and bool(results)
-    outcome = Outcome(ok, results, inner.new_texts if ok else {}, inner.notes)
+    return Outcome(ok, results, inner.new_texts if ok else {}, inner.notes)
+
+
+def _refuse(outcome: Outcome, refused: dict[str, str]) -> None:
+    """Fail every applied block of a refused file; nothing will be written."""
+    for r in outcome.results:
+        if r.path in refused and r.status == "applied":
+            r.status, r.strategy, r.message = "failed", None, refused[r.path]
+    outcome.ok, outcome.new_texts = False, {}
+
+
+def _run(root: Path, reply: str, opts: _Options) -> int:
+    from patchwright.commands._recover import recover_first, with_recovered
+    from patchwright.edits import apply_edits, parse_reply
+    from patchwright.edits import render_retry_message as retry
+    from patchwright.workspace import list_files
+
+    recovered = recover_first(root)  # before anything is read; --dry-run included
+    repo_files = [f.path for f in list_files(root)]
+    parsed = parse_reply(reply, known_files=repo_files)
+    plan = _plan(root, parsed.edits, repo_files)
+    texts = {p: (t.text if t is not None else None) for p, t in plan.originals.items()}
+    outcome = _results(parsed, plan, apply_edits(plan.edits, texts))
     error = None
-    if ok and outcome.new_texts and not dry_run:
-        try:
-            data = _encode(outcome.new_texts, plan)
-            with Transaction(root) as txn:
-                txn.stage(data)
-                txn.write()
-                txn.commit("patchwright apply")
-        except (TextEncodingError, TransactionError, OSError) as exc:
-            outcome.ok, error = False, f"nothing was written: {exc}"
-    if as_json:
-        typer.echo(json.dumps(_json(outcome, error)))
+    if outcome.ok and outcome.new_texts:
+        refused, error = _commit(root, outcome, plan, opts)
+        if refused:
+            _refuse(outcome, refused)
+        elif error:
+            outcome.ok = False
+    message = _message(reply, outcome, error)
+    if opts.as_json:
+        typer.echo(json.dumps(with_recovered(_json(outcome, message, error), recovered)))
     else:
-        _report(outcome, plan, error, dry_run, retry(outcome) if not outcome.ok else "")
+        _report(outcome, plan, message, opts.dry_run, retry(outcome) if outcome.results else "")
     if outcome.ok:
         return EXIT_OK
     return EXIT_USAGE if plan.escaped else EXIT_FAILED
 
 
-def _json(outcome: Outcome, error: str | None) -> dict[str, object]:
+def _message(reply: str, outcome: Outcome, error: str | None) -> str | None:
+    """One sentence on why nothing was written; None when all went well."""
+    from patchwright.edits import describe_no_edits
+
+    if outcome.ok:
+        return None
+    if not outcome.results:
+        return describe_no_edits(reply)
+    if error:
+        return error
+    failed = len(outcome.failed)
+    return f"{failed} of {len(outcome.results)} edit block(s) failed; nothing was written"
+
+
+def _json(outcome: Outcome, message: str | None, error: str | None) -> dict[str, object]:
+    blocks = [
+        {"path": r.path, "status": r.status, "strategy": r.strategy, "message": r.message}
+        for r in outcome.results
+    ]
+    if error:
+        blocks.append({"path": "", "status": "failed", "strategy": None, "message": error})
     return {
         "ok": outcome.ok,
+        "message": message,
         "files_changed": sorted(outcome.new_texts) if outcome.ok else [],
-        "blocks": [
-            {"path": r.path, "status": r.status, "strategy": r.strategy, "message": r.message}
-            for r in outcome.results
-        ]
-        + ([{"path": "", "status": "failed", "strategy": None, "message": error}] if error else []),
+        "blocks": blocks,
     }
 
 
-def _report(outcome: Outcome, plan: _Plan, error: str | None, dry_run: bool, retry: str) -> None:
-    if not outcome.results:
-        typer.echo("no edits found in the reply; nothing was changed", err=True)
-        return
+def _report(outcome: Outcome, plan: _Plan, message: str | None, dry_run: bool, retry: str) -> None:
     if outcome.ok:
         _print_diff(_diff(plan, outcome.new_texts))
         for note in outcome.notes:
@@ -245,7 +348,9 @@ def _report(outcome: Outcome, plan: _Plan, error: str | None, dry_run: bool, ret
         verb = "would change" if dry_run else "changed"
         typer.echo(f"{verb} {len(outcome.new_texts)} file(s)")
         return
-    typer.echo(error or retry, err=True)
+    if retry and not outcome.failed:  # every block matched; the write itself failed
+        retry = ""
+    typer.echo("\n".join(x for x in (retry, f"patchwright apply: {message}") if x), err=True)
 
 
 def register(app: typer.Typer) -> None:
@@ -257,11 +362,17 @@ def register(app: typer.Typer) -> None:
             None, help="File holding the model reply; '-' or nothing reads stdin."
         ),
         repo: Path = typer.Option(Path("."), "--repo", help="Repository root (default: cwd)."),
-        dry_run: bool = typer.Option(False, "--dry-run", help="Match and show; write nothing."),
+        dry_run: bool = typer.Option(
+            False, "--dry-run", help="Every check of a real run, then write nothing."
+        ),
         as_json: bool = typer.Option(False, "--json", help="Print one JSON object."),
+        no_verify: bool = typer.Option(
+            False, "--no-verify", help="Write even a change that leaves a file unparseable."
+        ),
     ) -> None:
         """Apply the edits in a model reply to the working tree, all or nothing."""
         if not repo.is_dir():
             raise _usage(f"--repo {repo} is not a directory")
         reply = _read_reply(reply_file)
-        raise typer.Exit(_run(repo.resolve(), reply, dry_run, as_json))
+        opts = _Options(dry_run=dry_run, as_json=as_json, verify=not no_verify)
+        raise typer.Exit(_run(repo.resolve(), reply, opts))
