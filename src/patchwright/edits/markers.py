@@ -50,17 +50,14 @@ class Block:
 
 
 class _Structure:
-    """The marker lines of ``lines[:limit]`` and, for each, whether the reply from that
-    marker on reads as well-formed blocks and text (computed once, back to front)."""
+    """The marker lines before ``limit`` (``markers``: reply line → kind, in order) and, for
+    each, whether the reply from that marker on reads as well-formed blocks and text
+    (computed once, back to front)."""
 
-    def __init__(self, lines: Sequence[str], limit: int) -> None:
-        self.at: list[int] = []
-        self.kinds: list[str] = []
-        for i in range(limit):
-            kind = marker_kind(lines[i])
-            if kind is not None:
-                self.at.append(i)
-                self.kinds.append(kind)
+    def __init__(self, markers: Sequence[tuple[int, str]], limit: int) -> None:
+        inside = markers[: bisect_left(markers, (limit, ""))]
+        self.at = [line for line, _ in inside]
+        self.kinds = [kind for _, kind in inside]
         n = len(self.at)
         self.ok = [True] * (n + 1)  # ok[m]: markers m.. are well formed
         good_tail = [False] * (n + 2)  # good_tail[m]: some tail at or after m leaves ok
@@ -94,6 +91,7 @@ class BlockReader:
     def __init__(self, lines: Sequence[str]) -> None:
         self.lines = lines
         self._cache: dict[int, _Structure] = {}
+        self._markers: list[tuple[int, str]] | None = None
 
     def block(self, head: int, limit: int) -> Block | BlockError:
         """The block starting at ``lines[head]`` (a HEAD line), read within
@@ -107,8 +105,11 @@ class BlockReader:
         return found
 
     def _structure(self, limit: int) -> _Structure:
+        if self._markers is None:
+            kinds = ((i, marker_kind(x)) for i, x in enumerate(self.lines))
+            self._markers = [(i, kind) for i, kind in kinds if kind is not None]
         if limit not in self._cache:
-            self._cache[limit] = _Structure(self.lines, limit)
+            self._cache[limit] = _Structure(self._markers, limit)
         return self._cache[limit]
 
     def _read(self, head: int, limit: int) -> Block | BlockError:
