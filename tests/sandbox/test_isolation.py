@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from patchwright.sandbox.isolation import Isolation, _home_binds, bwrap_argv, choose
+from patchwright.sandbox.bwrap import _home_binds, bwrap_argv
+from patchwright.sandbox.isolation import Isolation, choose
 
 
 def test_choose_never_claims_more_than_it_has() -> None:
@@ -41,14 +42,16 @@ def test_bwrap_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     repo, private = tmp_path / "repo", tmp_path / "private"
-    argv, hidden = bwrap_argv(
+    plan = bwrap_argv(
         ["make", "test"], root=repo, private=private, cwd=repo / "sub", allow_net=False
     )
+    argv = plan.argv
     assert argv[:3] == ["bwrap", "--ro-bind", "/"] and argv[-3:] == ["--", "make", "test"]
     for flag in ("--unshare-net", "--unshare-pid", "--die-with-parent", "--new-session"):
         assert flag in argv
-    assert argv[argv.index("--tmpfs") + 1] == str(home) and hidden == [home]
+    assert ["--tmpfs", str(home)] == argv[argv.index(str(home)) - 1 :][:2]
+    assert home in plan.hidden and Path("/tmp") in plan.hidden and Path("/run") in plan.hidden
     assert ["--bind", str(repo), str(repo)] == argv[argv.index(str(repo)) - 1 :][:3]
     assert argv[argv.index("--chdir") + 1] == str(repo / "sub")
-    open_net, _ = bwrap_argv(["x"], root=repo, private=private, cwd=repo, allow_net=True)
-    assert "--unshare-net" not in open_net
+    open_net = bwrap_argv(["x"], root=repo, private=private, cwd=repo, allow_net=True)
+    assert "--unshare-net" not in open_net.argv

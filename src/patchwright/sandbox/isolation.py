@@ -1,43 +1,23 @@
-"""Choosing and building the isolation layer around a command.
+"""Choosing the isolation layer around a command.
 
-Preferred: bubblewrap (``bwrap``) — read-only root (``/tmp`` included), writable repo and a
-private TMPDIR, a tmpfs
-over the real HOME (so ``~/.ssh`` and friends are invisible), no network unless allowed,
-its own pid namespace, ``--die-with-parent``, ``--new-session`` and all capabilities
-dropped. Fallback: ``unshare -n`` (network only). Last resort: none, said plainly.
-Each probe runs once per process and is cached.
+Preferred: bubblewrap (``bwrap``; its command line is built in ``bwrap``) — read-only root,
+writable repo and private TMPDIR, the real HOME, ``/tmp`` and ``/run`` hidden, ``.git``
+read-only, host sockets refused, no network unless allowed, its own pid namespace.
+Fallback: ``unshare -n`` (network, and a pid namespace where permitted). Last resort: none,
+said plainly. Each probe runs once per process and is cached.
 """
 
 from __future__ import annotations
 
 import functools
-import os
 import shutil
 import subprocess
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Literal
 
 Mode = Literal["bwrap", "unshare", "none"]
 Requested = Literal["auto", "bwrap", "unshare", "none"]
-
-_SECRET_HOME_ENTRIES = frozenset(
-    {".ssh", ".aws", ".gnupg", ".config", ".docker", ".kube", ".azure", ".netrc", ".pypirc"}
-)
-_TOOLCHAIN_DIRS = (
-    ".pyenv",
-    ".local/bin",
-    ".local/share/uv",
-    ".local/lib",
-    ".cargo/bin",
-    ".rustup",
-    ".nvm",
-    ".volta",
-    ".bun",
-    ".deno",
-    "go",
-)
 
 
 @dataclass(frozen=True)
@@ -53,7 +33,10 @@ class Isolation:
     def describe(self) -> str:
         """One plain sentence, e.g. for ``Sandbox.isolation`` and the model."""
         if self.mode == "bwrap":
-            text = "bwrap (bubblewrap): read-only root, writable repo and private TMPDIR, real HOME hidden"
+            text = (
+                "bwrap (bubblewrap): read-only root and .git, writable repo and private TMPDIR,"
+                " real HOME, /tmp and /run hidden, host sockets refused"
+            )
             text += ", network off" if self.network else ", network allowed"
         elif self.mode == "unshare":
             net = "network off" if self.network else "network allowed"
@@ -136,59 +119,6 @@ def choose(requested: Requested, allow_net: bool) -> Isolation:
     return Isolation("none", network=False, filesystem=False, notes=tuple(notes))
 
 
-def _home_binds(home: Path, root: Path, path_dirs: Sequence[str]) -> list[Path]:
-    """Toolchain directories under the real HOME to show read-only (interpreters, shims).
-
-    Known toolchain roots, each ``PATH`` entry under HOME (just that directory), and the
-    prefix of the repo's virtualenv interpreter; never ``.ssh``, ``.aws``, ``.config``...
-    """
-    wanted = [home / rel for rel in _TOOLCHAIN_DIRS]
-    wanted += [Path(p) for p in path_dirs if p]
-    venvs = [root / ".venv", root / "venv", Path(os.environ.get("VIRTUAL_ENV", "/nonexistent"))]
-    for venv in venvs:
-        python = venv / "bin" / "python"
-        if python.exists():
-            wanted.append(python.resolve().parent.parent)
-    keep: list[Path] = []
-    for path in wanted:
-        try:
-            parts = path.resolve().relative_to(home).parts
-        except (ValueError, OSError):
-            continue
-        if parts and parts[0] not in _SECRET_HOME_ENTRIES:
-            keep.append(home.joinpath(*parts))
-    keep.sort(key=lambda p: len(p.parts))
-    return [p for i, p in enumerate(keep) if not any(_is_within(p, q) for q in keep[:i])]
-
-
-def bwrap_argv(
-    argv: Sequence[str],
-    *,
-    root: Path,
-    private: Path,
-    cwd: Path,
-    allow_net: bool,
-    path_dirs: Sequence[str] = (),
-) -> tuple[list[str], list[Path]]:
-    """The bubblewrap command line for ``argv`` and the paths it hides."""
-    # /tmp stays read-only like the rest of the root: a write there fails loudly (and is
-    # reported) instead of vanishing into a tmpfs; TMPDIR points at the private tmp.
-    cmd = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-    hidden: list[Path] = []
-    home = Path(os.path.expanduser("~")).resolve()
-    if home != Path("/") and home.is_dir() and not _is_within(home, root):
-        cmd += ["--tmpfs", str(home)]
-        hidden.append(home)
-        for path in _home_binds(home, root, path_dirs):
-            cmd += ["--ro-bind-try", str(path), str(path)]
-    cmd += ["--bind", str(private), str(private), "--bind", str(root), str(root)]
-    cmd += ["--unshare-pid", "--die-with-parent", "--new-session", "--cap-drop", "ALL"]
-    if not allow_net:
-        cmd.append("--unshare-net")
-    cmd += ["--chdir", str(cwd), "--", *argv]
-    return cmd, hidden
-
-
 def unshare_argv(argv: Sequence[str], *, allow_net: bool) -> list[str]:
     """``unshare`` around ``argv``: no network (unless allowed) and its own pid namespace
     where permitted; ``argv`` unchanged when there is nothing to add."""
@@ -199,7 +129,3 @@ def unshare_argv(argv: Sequence[str], *, allow_net: bool) -> list[str]:
     if "-p" not in chosen:
         return ["unshare", *chosen, "--", *argv] if "-n" in chosen else list(argv)
     return ["unshare", *chosen, "--", "/bin/sh", "-c", _INIT, "patchwright-init", *argv]
-
-
-def _is_within(path: Path, parent: Path) -> bool:
-    return path == parent or parent in path.parents

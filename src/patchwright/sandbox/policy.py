@@ -18,7 +18,7 @@ from patchwright.sandbox.argv_rules import check_argv
 from patchwright.sandbox.shellparse import Command, ShellSyntaxError, Word, parse
 from patchwright.sandbox.verdict import SAFE, Verdict, worst
 
-__all__ = ["SAFE", "Verdict", "classify"]
+__all__ = ["SAFE", "Verdict", "classify", "program_names"]
 
 _MAX_DEPTH = 8
 
@@ -66,3 +66,15 @@ def _nested(command: Command, argv: list[str], ctx: rules.Context, depth: int) -
         words = [Word(a, quoted=True) for a in inner]
         found.append(_classify_command(Command(words=words), ctx, depth + 1))
     return found
+
+
+def program_names(cmd: str | Sequence[str]) -> list[str]:
+    """The names of the programs a line (or argv) runs at its top level, wrappers skipped."""
+    if isinstance(cmd, str):
+        try:
+            argvs = [rules.unwrap(c.argv) for c in parse(cmd)]
+        except ShellSyntaxError:
+            return []
+    else:
+        argvs = [rules.unwrap([str(a) for a in cmd])]
+    return [os.path.basename(argv[0]) for argv in argvs if argv]

@@ -11,11 +11,12 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from patchwright.sandbox import cgroup as cgroups
-from patchwright.sandbox import diagnose, isolation
+from patchwright.sandbox import diagnose, diskwatch, isolation
+from patchwright.sandbox.bwrap import Wrapped, bwrap_argv
 from patchwright.sandbox.envbuild import build_env
 from patchwright.sandbox.isolation import Isolation, Requested
-from patchwright.sandbox.policy import Verdict, classify
-from patchwright.sandbox.process import run_process
+from patchwright.sandbox.policy import Verdict, classify, program_names
+from patchwright.sandbox.process import RawRun, run_process
 from patchwright.sandbox.result import ExecResult, Limits
 
 Approver = Callable[[Verdict], bool]
@@ -54,6 +55,7 @@ class Sandbox:
         self.tmpdir = self._private / "tmp"
         self.home.mkdir()
         self.tmpdir.mkdir()
+        (self._private / "shm").mkdir()  # /dev/shm under bubblewrap: on disk, in the budget
         self._cleanup = weakref.finalize(self, shutil.rmtree, self._private, True)
 
     @property
@@ -101,14 +103,14 @@ class Sandbox:
                 "cwd-outside-repo", f"working directory {workdir} is not inside {self.root}"
             )
         argv = [_shell(), "-c", cmd] if isinstance(cmd, str) else [str(a) for a in cmd]
-        argv, hidden = self._wrap(argv, workdir)
+        wrapped = self._wrap(argv, workdir)
         token = uuid.uuid4().hex
         env = build_env(
             os.environ, home=str(self.home), tmpdir=str(self.tmpdir), token=token, extra=extra_env
         )
         try:
             raw = run_process(
-                argv,
+                wrapped.argv,
                 cwd=workdir,
                 env=env,
                 token=token,
@@ -116,9 +118,16 @@ class Sandbox:
                 timeout=timeout,
                 stdin=stdin.encode() if stdin is not None else None,
                 use_cgroup=self.use_cgroup,
+                write_areas=(self.root, self._private),
             )
         except (FileNotFoundError, PermissionError) as exc:
-            return ExecResult(127, "", f"cannot run {argv[0]!r}: {exc}\n")
+            return ExecResult(127, "", f"cannot run {wrapped.argv[0]!r}: {exc}\n")
+        return self._report(raw, wrapped, workdir, program_names(cmd), timeout)
+
+    def _report(
+        self, raw: RawRun, wrapped: Wrapped, workdir: Path, programs: list[str], timeout: float
+    ) -> ExecResult:
+        """The result of a finished run, with what the sandbox denied said plainly."""
         stderr = raw.stderr.text()
         rule = diagnose.blocked_by(
             stderr=stderr,
@@ -127,16 +136,20 @@ class Sandbox:
             process_limit_hit=raw.process_limit_hit,
             network_off=self._isolation.network,
             filesystem_confined=self._isolation.filesystem,
-            hidden=hidden,
+            hidden=wrapped.hidden,
+            exposed=wrapped.exposed,
+            cwd=workdir,
+            programs=programs,
+            disk_limit_hit=raw.disk_limit_hit,
         )
-        if rule is not None:
-            stderr += (
-                ("" if not stderr or stderr.endswith("\n") else "\n")
-                + diagnose.explain(rule)
-                + "\n"
-            )
+        notes = [diagnose.explain(rule)] if rule is not None else []
+        if raw.written:
+            notes.append(self._disk_note(raw))
         if raw.timed_out:
-            stderr += f"patchwright sandbox: killed after the {timeout:g} s timeout\n"
+            notes.append(f"patchwright sandbox: killed after the {timeout:g} s timeout")
+        if notes:
+            stderr += ("" if not stderr or stderr.endswith("\n") else "\n") + "\n".join(notes)
+            stderr += "\n"
         return ExecResult(
             exit_code=raw.returncode,
             stdout=raw.stdout.text(),
@@ -146,6 +159,16 @@ class Sandbox:
             truncated=raw.stdout.truncated or raw.stderr.truncated,
             seconds=raw.seconds,
             killed_by=raw.killed_by,
+            written=tuple(diskwatch.relative(w.path, self.root) for w in raw.written),
+        )
+
+    def _disk_note(self, raw: RawRun) -> str:
+        total = sum(w.bytes for w in raw.written)
+        budget = self.limits.disk_bytes or 0
+        return (
+            f"patchwright sandbox: the command's files took {diskwatch.human(total)}, over its"
+            f" disk budget of {diskwatch.human(budget)}; files it wrote (still on disk, delete"
+            f" what you do not need): {diskwatch.describe(raw.written, self.root)}"
         )
 
     def _refusal(self, cmd: str | Sequence[str]) -> ExecResult | None:
@@ -156,10 +179,10 @@ class Sandbox:
             return _refused(f"policy:{verdict.rule}", f"not approved: {verdict.reason}")
         return None
 
-    def _wrap(self, argv: list[str], workdir: Path) -> tuple[list[str], list[Path]]:
+    def _wrap(self, argv: list[str], workdir: Path) -> Wrapped:
         mode = self._isolation.mode
         if mode == "bwrap":
-            return isolation.bwrap_argv(
+            return bwrap_argv(
                 argv,
                 root=self.root,
                 private=self._private,
@@ -168,8 +191,8 @@ class Sandbox:
                 path_dirs=os.environ.get("PATH", "").split(os.pathsep),
             )
         if mode == "unshare":
-            return isolation.unshare_argv(argv, allow_net=self.allow_net), []
-        return argv, []
+            return Wrapped(isolation.unshare_argv(argv, allow_net=self.allow_net), [], [])
+        return Wrapped(argv, [], [])
 
 
 def _choose(requested: Requested, allow_net: bool) -> Isolation:
