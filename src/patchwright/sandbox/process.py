@@ -17,6 +17,7 @@ from pathlib import Path
 
 from patchwright.sandbox import cgroup as cgroups
 from patchwright.sandbox.capture import HeadTail
+from patchwright.sandbox.diskwatch import DiskWatch, Written
 from patchwright.sandbox.envbuild import SANDBOX_TOKEN_VAR
 from patchwright.sandbox.procs import RunTracker
 from patchwright.sandbox.result import Limits
@@ -38,6 +39,8 @@ class RawRun:
     killed_by: str | None
     seconds: float
     process_limit_hit: bool
+    disk_limit_hit: bool = False
+    written: tuple[Written, ...] = ()
 
 
 def _user_task_count(uid: int) -> int:
@@ -82,6 +85,10 @@ def _preexec(pairs: list[tuple[int, int, int]], group: Path | None) -> Callable[
     return apply
 
 
+def _nothing() -> None:
+    return None
+
+
 def _feed(stream: object, data: bytes) -> None:
     assert hasattr(stream, "write") and hasattr(stream, "close")
     with contextlib.suppress(OSError):
@@ -103,6 +110,15 @@ class _Run:
             self.killed_by = reason
         self.tracker.kill(grace=grace)
 
+    def suspend(self) -> Callable[[], None]:
+        """Stop every member (SIGSTOP); return the function that lets them go on."""
+        self.tracker.signal(signal.SIGSTOP, deep=False)
+
+        def resume() -> None:
+            self.tracker.signal(signal.SIGCONT, deep=False)
+
+        return resume
+
     def over_limit(self, cap: int | None) -> bool:
         """The process cap was hit: a fork refused by the cgroup, or too many counted."""
         if self.group is not None:
@@ -122,11 +138,16 @@ def run_process(
     timeout: float,
     stdin: bytes | None = None,
     use_cgroup: bool = True,
+    write_areas: Sequence[Path] = (),
 ) -> RawRun:
-    """Run ``argv`` and supervise it until it and everything it started are gone."""
+    """Run ``argv`` and supervise it until it and everything it started are gone.
+
+    With ``limits.disk_bytes`` set, what the run writes to ``write_areas`` (and files its
+    processes hold open) is watched against that budget."""
     group = cgroups.create(token, limits.processes) if limits.processes and use_cgroup else None
     use_nproc = group is None and os.geteuid() != 0
     watchdog_cap = limits.processes if group is None else None
+    disk = DiskWatch(write_areas, limits.disk_bytes) if limits.disk_bytes else None
     start = time.monotonic()
     proc = subprocess.Popen(
         list(argv),
@@ -143,9 +164,17 @@ def run_process(
     out, err = HeadTail(limits.output_bytes), HeadTail(limits.output_bytes)
     if stdin is not None:
         threading.Thread(target=_feed, args=(proc.stdin, stdin), daemon=True).start()
+    stop_disk = (
+        disk.start(
+            lambda: run.tracker.members(deep=False), lambda: run.kill("disk-limit"), run.suspend
+        )
+        if disk is not None
+        else _nothing
+    )
     try:
         timed_out = _supervise(run, out, err, start + timeout, limits, watchdog_cap)
     finally:
+        stop_disk()
         run.kill(None)
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(timeout=5)
@@ -164,7 +193,10 @@ def run_process(
         code = None  # we killed it: a wrapper's 128+N exit status is not the command's
     if killed_by == "process-limit":
         hit = True
-    return RawRun(code, out, err, timed_out, killed_by, time.monotonic() - start, hit)
+    over_disk = disk is not None and disk.check()
+    written = tuple(disk.collect()) if disk is not None and over_disk else ()
+    seconds = time.monotonic() - start
+    return RawRun(code, out, err, timed_out, killed_by, seconds, hit, over_disk, written)
 
 
 def _supervise(

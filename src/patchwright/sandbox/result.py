@@ -6,6 +6,8 @@ import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
+DEFAULT_DISK_BYTES = 2 * 1024**3
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -16,6 +18,9 @@ class Limits:
     the command's processes, since the kernel ignores ``RLIMIT_NPROC`` for root).
     ``output_bytes`` caps what is kept of each of stdout and stderr (head + tail).
     ``kill_grace`` is how long a timed-out command gets between SIGTERM and SIGKILL.
+    ``disk_bytes`` is the disk budget: how much space the files the command writes (in the
+    repository, its private TMPDIR, or held open) may take together; a watchdog stops the
+    command past it (``blocked_by: disk-limit``).
     """
 
     cpu_seconds: int | None = 600
@@ -25,9 +30,11 @@ class Limits:
     open_files: int | None = 1024
     output_bytes: int = 256 * 1024
     kill_grace: float = 1.0
+    disk_bytes: int | None = DEFAULT_DISK_BYTES
 
     def __post_init__(self) -> None:
-        for name in ("cpu_seconds", "address_space_bytes", "file_size_bytes", "processes"):
+        names = ("cpu_seconds", "address_space_bytes", "file_size_bytes", "processes", "disk_bytes")
+        for name in names:
             value = getattr(self, name)
             if value is not None and value <= 0:
                 raise ValueError(f"Limits.{name} must be positive or None, got {value}")
@@ -47,8 +54,11 @@ class ExecResult:
     killed by a signal; ``killed_by`` then says why (``"timeout"``, ``"cpu-limit"``,
     ``"file-size-limit"``, ``"process-limit"``, ``"signal:SIGSEGV"``...).
     ``blocked_by`` names what the sandbox denied (``"policy:sudo"``, ``"network"``,
-    ``"read-only-path"``, ``"hidden-path"``, ``"process-limit"``...) so that the model is
-    told the truth instead of guessing that a tool is broken.
+    ``"read-only-path"``, ``"hidden-path"``, ``"process-limit"``, ``"disk-limit"``...) so
+    that the model is told the truth instead of guessing that a tool is broken.
+    ``written`` lists the files (relative to the repository where inside it) a command
+    stopped by its disk budget had written; it is not part of ``to_json`` (the stderr note
+    names them).
     """
 
     exit_code: int | None
@@ -59,6 +69,7 @@ class ExecResult:
     truncated: bool = False
     seconds: float = 0.0
     killed_by: str | None = None
+    written: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -73,5 +84,6 @@ class ExecResult:
         """The public JSON shape of ``patchwright exec --json`` (no ``killed_by``)."""
         data = self.to_dict()
         data.pop("killed_by")
+        data.pop("written")
         data["seconds"] = round(self.seconds, 3)
         return json.dumps(data)

@@ -1,0 +1,193 @@
+"""The disk budget: how much space one command's files may take, watched while it runs.
+
+``RLIMIT_FSIZE`` caps one file; nothing caps many (three ``fallocate -l 900M`` are 2.7 GB
+in a second). The watchdog polls the free space of the filesystems holding the writable
+areas (the repository and the private TMPDIR) — one ``statvfs`` each, cheap enough to run
+every few tens of milliseconds. Free space falls for everyone's writes, so a fall past the
+budget is then confirmed by adding up what *this* command wrote: files in the writable
+areas changed since it started, plus files its processes hold open (deleted ones too).
+What the confirmation cannot attribute to the command is someone else's and is not
+counted again.
+
+The watch runs in its own thread every few milliseconds (a ``statvfs`` costs microseconds),
+so that even ``fallocate`` — 900 MB in about 5 ms — is stopped within a file or two of the
+budget. The budget is on space in use at any moment (what fills a disk), not on bytes
+passed to ``write``: a file rewritten in place counts once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import stat
+import threading
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+# Filesystem timestamps come from a coarse clock that may lag the real one by a tick.
+_CLOCK_SLACK_NS = 50_000_000
+_EVERY = 0.003
+
+
+@dataclass(frozen=True)
+class Written:
+    """One file the command wrote: where (``(deleted)`` when unlinked but open) and how much."""
+
+    path: str
+    bytes: int
+
+
+def _nothing() -> None:
+    return None
+
+
+def _free(path: Path) -> int:
+    st = os.statvfs(path)
+    return st.f_bfree * st.f_frsize
+
+
+def _allocated(st: os.stat_result) -> int:
+    return max(st.st_blocks * 512, 0)
+
+
+class DiskWatch:
+    """Watches one run's writes to ``areas`` against ``budget`` bytes."""
+
+    def __init__(self, areas: Sequence[Path], budget: int) -> None:
+        self.areas = [a for a in areas if a.is_dir()]
+        self.budget = budget
+        self.since_ns = time.time_ns() - _CLOCK_SLACK_NS
+        self._devices: dict[int, Path] = {}
+        for area in self.areas:
+            self._devices.setdefault(area.stat().st_dev, area)
+        self._free0 = {dev: _free(path) for dev, path in self._devices.items()}
+        self._others = 0  # space taken meanwhile that was not this run's
+        self.exceeded = False
+        self.written: list[Written] = []
+
+    def start(
+        self,
+        pids: Callable[[], Iterable[int]],
+        on_exceeded: Callable[[], None],
+        suspend: Callable[[], Callable[[], None]] | None = None,
+    ) -> Callable[[], None]:
+        """Check in a thread until stopped; call ``on_exceeded`` once, when over budget.
+        Returns the function that stops the thread (and waits for it)."""
+        done = threading.Event()
+
+        def loop() -> None:
+            while not done.wait(_EVERY):
+                if self.check(pids, suspend):
+                    on_exceeded()
+                    return
+
+        thread = threading.Thread(target=loop, name="patchwright-diskwatch", daemon=True)
+        thread.start()
+
+        def stop() -> None:
+            done.set()
+            thread.join()
+
+        return stop
+
+    def _drop(self) -> int:
+        drop = 0
+        for dev, path in self._devices.items():
+            with contextlib.suppress(OSError):
+                drop += self._free0[dev] - _free(path)
+        return drop
+
+    def check(
+        self,
+        pids: Callable[[], Iterable[int]] = tuple,
+        suspend: Callable[[], Callable[[], None]] | None = None,
+    ) -> bool:
+        """True (and ``written`` filled) once the run's files take more than the budget.
+
+        ``pids`` lists the run's live processes; it is called only to confirm a fall in
+        free space, during which ``suspend`` (if given) holds the run still and returns
+        the function that lets it go on."""
+        if self.exceeded:
+            return True
+        drop = self._drop()
+        if drop - self._others <= self.budget:
+            return False
+        resume = suspend() if suspend is not None else _nothing
+        found = self.collect(pids())
+        total = sum(w.bytes for w in found)
+        if total > self.budget:
+            self.exceeded, self.written = True, found
+            return True
+        resume()
+        self._others = max(drop - total, 0)
+        return False
+
+    def collect(self, pids: Iterable[int] = ()) -> list[Written]:
+        """Files changed since the run started, in the areas or held open by ``pids``."""
+        seen: dict[tuple[int, int], Written] = {}
+        for area in self.areas:
+            for path, st in _walk(area):
+                self._note(seen, path, st)
+        for target, st in _open_files(pids):
+            self._note(seen, target, st)
+        return sorted(seen.values(), key=lambda w: (-w.bytes, w.path))
+
+    def _note(self, seen: dict[tuple[int, int], Written], path: str, st: os.stat_result) -> None:
+        key = (st.st_dev, st.st_ino)
+        if key in seen or max(st.st_mtime_ns, st.st_ctime_ns) < self.since_ns:
+            return
+        size = _allocated(st)
+        if size:
+            seen[key] = Written(path, size)
+
+
+def _walk(top: Path) -> Iterable[tuple[str, os.stat_result]]:
+    """Regular files under ``top`` (links not followed)."""
+    stack = [str(top)]
+    while stack:
+        with contextlib.suppress(OSError), os.scandir(stack.pop()) as entries:
+            for entry in entries:
+                with contextlib.suppress(OSError):
+                    if entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+                    elif entry.is_file(follow_symlinks=False):
+                        yield entry.path, entry.stat(follow_symlinks=False)
+
+
+def _open_files(pids: Iterable[int]) -> Iterable[tuple[str, os.stat_result]]:
+    """Regular files that ``pids`` hold open, with their path as each process sees it."""
+    for pid in pids:
+        fd_dir = f"/proc/{pid}/fd"
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(fd_dir):
+                with contextlib.suppress(OSError):
+                    link = f"{fd_dir}/{fd}"
+                    st = os.stat(link)
+                    if stat.S_ISREG(st.st_mode):
+                        yield os.readlink(link), st
+
+
+def describe(written: Sequence[Written], root: Path, limit: int = 10) -> str:
+    """``a.bin (900 MiB), b.bin (900 MiB), ... and 3 more`` with paths relative to ``root``."""
+    parts = [f"{relative(w.path, root)} ({human(w.bytes)})" for w in written[:limit]]
+    if len(written) > limit:
+        parts.append(f"and {len(written) - limit} more")
+    return ", ".join(parts)
+
+
+def relative(path: str, root: Path) -> str:
+    """``path`` relative to ``root`` when inside it, else unchanged."""
+    with contextlib.suppress(ValueError):
+        return str(Path(path).relative_to(root))
+    return path
+
+
+def human(size: int) -> str:
+    """``2 GiB``, ``900 MiB``, ``12 KiB``, ``7 B``."""
+    for unit, factor in (("GiB", 1024**3), ("MiB", 1024**2), ("KiB", 1024)):
+        if size >= factor:
+            value = size / factor
+            return f"{value:.1f} {unit}".replace(".0 ", " ")
+    return f"{size} B"
