@@ -1,9 +1,11 @@
 """The environment a sandboxed command sees: rebuilt from an allowlist, secrets removed.
 
 Nothing is inherited by default. A variable is passed on only when its name is on the
-allowlist (or matches an allowed prefix such as ``LC_``), and even then it is dropped when
-its name looks like a key, token, secret, credential or password, or when its value is a
-URL that carries a password (``https://user:pass@host``).
+allowlist — for the locale (``LANG``, ``LANGUAGE``, ``LC_ALL``, ``LC_CTYPE``...) only the
+names the C library knows, and only with a value that looks like a locale (``C.UTF-8``,
+``en_US.UTF-8``, ``de_DE@euro``), so ``LC_X=anything`` cannot carry data in — and even
+then it is dropped when its name looks like a key, token, secret, credential or password,
+or when its value is a URL that carries a password (``https://user:pass@host``).
 """
 
 from __future__ import annotations
@@ -11,11 +13,33 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+LOCALE_NAMES = frozenset(
+    {
+        "LANG",
+        "LANGUAGE",
+        "LC_ALL",
+        "LC_CTYPE",
+        "LC_NUMERIC",
+        "LC_TIME",
+        "LC_COLLATE",
+        "LC_MONETARY",
+        "LC_MESSAGES",
+        "LC_PAPER",
+        "LC_NAME",
+        "LC_ADDRESS",
+        "LC_TELEPHONE",
+        "LC_MEASUREMENT",
+        "LC_IDENTIFICATION",
+    }
+)
+# C, POSIX, or language[_territory][.codeset][@modifier]; LANGUAGE is a list of these
+_LOCALE = re.compile(
+    r"(C|POSIX|[A-Za-z]{2,3}(_[A-Za-z0-9]{2,3})?)(\.[A-Za-z0-9][A-Za-z0-9_-]{0,15})?(@[A-Za-z0-9_]{1,16})?"
+)
+
 ALLOWED_NAMES = frozenset(
     {
         "PATH",
-        "LANG",
-        "LANGUAGE",
         "TERM",
         "TZ",
         "USER",
@@ -60,7 +84,6 @@ ALLOWED_NAMES = frozenset(
         "NODE_EXTRA_CA_CERTS",
     }
 )
-ALLOWED_PREFIXES = ("LC_",)
 
 _STRONG = re.compile(r"TOKEN|SECRET|CREDENTIAL|PASSW|PASSPHRASE|COOKIE|PRIVATE", re.IGNORECASE)
 # weaker words count only as a whole ``_``-separated part or its ending (APIKEY, not MONKEYPATCH)
@@ -78,9 +101,16 @@ def looks_secret(name: str, value: str = "") -> bool:
     return any(p.endswith(_WEAK) for p in parts)
 
 
-def is_allowed(name: str) -> bool:
-    """True when ``name`` is on the allowlist (before the secret filter)."""
-    return name in ALLOWED_NAMES or name.startswith(ALLOWED_PREFIXES)
+def looks_like_locale(value: str) -> bool:
+    """``C.UTF-8``, ``en_US.UTF-8``, ``de_DE@euro``, ``POSIX``, empty; or a ``:`` list of them."""
+    return all(_LOCALE.fullmatch(part) for part in value.split(":") if part)
+
+
+def is_allowed(name: str, value: str = "C") -> bool:
+    """True when ``name`` (with ``value``) is on the allowlist (before the secret filter)."""
+    if name in LOCALE_NAMES:
+        return looks_like_locale(value)
+    return name in ALLOWED_NAMES
 
 
 def build_env(
@@ -98,7 +128,7 @@ def build_env(
     ``TMPDIR`` point at the sandbox's private directories, and ``token`` tags every
     process of the run so stragglers can be found and killed afterwards.
     """
-    env = {k: v for k, v in base.items() if is_allowed(k) and not looks_secret(k, v)}
+    env = {k: v for k, v in base.items() if is_allowed(k, v) and not looks_secret(k, v)}
     env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
     env.setdefault("LANG", "C.UTF-8")
     for key, value in (extra or {}).items():
