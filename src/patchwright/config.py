@@ -43,6 +43,7 @@ class FilesSettings(_Section):
 class SandboxSettings(_Section):
     allow_net: bool = False
     timeout: float = 300.0
+    disk_budget_mb: int = 2048  # space one command's files may take (Limits.disk_bytes)
 
 
 class RunSettings(_Section):
