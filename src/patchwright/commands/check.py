@@ -4,13 +4,15 @@ as the baseline.
 HEAD is exported (``git archive``) into a temporary directory and the baseline is taken
 there — its test outcomes, and the old text of every source file — so the user's working
 tree is never touched (no stash, no checkout). The touched files are those git reports as
-changed or untracked. Exit codes: 0 no gate failed, 1 a gate failed (or errored), 2 usage.
+changed or untracked. Any transaction a dead patchwright left half-written is recovered
+first. Every git call is hardened (:mod:`patchwright.workspace.gitsafe`): the repository's
+configuration cannot make it run hooks, fsmonitor or filter programs. Exit codes: 0 no gate
+failed, 1 a gate failed (or errored), 2 usage.
 """
 
 from __future__ import annotations
 
 import json
-import subprocess
 import tarfile
 import tempfile
 from pathlib import Path
@@ -29,11 +31,9 @@ def _fail_usage(message: str) -> None:
 
 def _export_head(root: Path, dest: Path) -> None:
     """Extract the HEAD tree of ``root`` into ``dest`` (data-only filter: no links out)."""
-    proc = subprocess.Popen(
-        ["git", "-C", str(root), "archive", "--format=tar", "HEAD"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    from patchwright.workspace.gitsafe import popen_git
+
+    proc = popen_git(root, "archive", "--format=tar", "HEAD")
     assert proc.stdout is not None
     with tarfile.open(fileobj=proc.stdout, mode="r|") as archive:
         archive.extractall(dest, filter="data")
@@ -84,6 +84,26 @@ def _payload(
     }
 
 
+def _open_repo(repo: Path) -> tuple[Path, str, list[str]]:
+    """The top level, HEAD and changed files of the repository at ``repo`` (exit 2 if none)."""
+    from patchwright.workspace.git import GitError, GitRepo
+
+    git = GitRepo(repo)
+    try:
+        if not git.is_repo:
+            git.require_repo()
+        root = git.toplevel.resolve()
+        head = git.head()
+        if head is None:
+            _fail_usage("the repository has no commit yet: commit once, then run check")
+        touched = GitRepo(root).dirty_files()
+        git.ensure_excluded()  # the gates' scratch files under .patchwright/ stay unseen
+    except GitError as exc:
+        _fail_usage(f"{exc} (check compares your changes with the last commit)")
+    assert head is not None
+    return root, head, touched
+
+
 def register(app: typer.Typer) -> None:
     @app.command("check")
     def check_command(
@@ -103,29 +123,22 @@ def register(app: typer.Typer) -> None:
 
         Only problems the last commit did not already have count; fixed ones are listed.
         """
+        from patchwright.commands._recover import recover_first, with_recovered
         from patchwright.sandbox import Sandbox
         from patchwright.verify import detect_test_command, run_gates, take_baseline
-        from patchwright.workspace.git import GitError, GitRepo
+        from patchwright.workspace.errors import GitError
 
         if not repo.is_dir():
             _fail_usage(f"{repo} is not a directory")
-        git = GitRepo(repo)
-        if not git.is_repo:
-            _fail_usage(f"{repo} is not a git repository: check compares with the last commit")
-        try:
-            root = git.toplevel.resolve()
-            head = git.head()
-            if head is None:
-                _fail_usage("the repository has no commit yet: commit once, then run check")
-            touched = GitRepo(root).dirty_files()
-            git.ensure_excluded()  # the gates' scratch files under .patchwright/ stay unseen
-        except GitError as exc:
-            _fail_usage(str(exc))
-        assert head is not None
+        recovered = recover_first(repo)
+        root, head, touched = _open_repo(repo)
         cmd = test_cmd or detect_test_command(root)
         with tempfile.TemporaryDirectory(prefix="patchwright-check-") as tmp:
             export = Path(tmp).resolve()
-            _export_head(root, export)
+            try:
+                _export_head(root, export)
+            except GitError as exc:
+                _fail_usage(str(exc))
             old_box = Sandbox(export)
             try:
                 baseline = take_baseline(export, old_box, test_cmd=cmd,
@@ -141,7 +154,8 @@ def register(app: typer.Typer) -> None:
         finally:
             box.close()
         if as_json:
-            typer.echo(json.dumps(_payload(results, touched, head, baseline)))
+            typer.echo(json.dumps(with_recovered(_payload(results, touched, head, baseline),
+                                                 recovered)))  # fmt: skip
         else:
             _table(results, touched, head)
         raise typer.Exit(0 if all(r.ok for r in results) else 1)

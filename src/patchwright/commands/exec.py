@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -38,6 +39,7 @@ def register(app: typer.Typer) -> None:
         are refused with exit code 2. Otherwise the exit code is the command's own
         (124 after a timeout, 137 when killed by a limit or signal).
         """
+        from patchwright.commands._recover import recover_first
         from patchwright.config import ConfigError, load_settings
         from patchwright.sandbox import Sandbox
 
@@ -45,6 +47,7 @@ def register(app: typer.Typer) -> None:
         if not root.is_dir():
             typer.echo(f"error: --repo {repo} is not a directory", err=True)
             raise typer.Exit(_EXIT_REFUSED)
+        recovered = recover_first(root)
         try:
             settings = load_settings(root).sandbox
         except ConfigError as exc:
@@ -59,7 +62,8 @@ def register(app: typer.Typer) -> None:
         finally:
             sandbox.close()
         if as_json:
-            typer.echo(result.to_json())
+            payload = json.loads(result.to_json())
+            typer.echo(json.dumps({**payload, "recovered": recovered} if recovered else payload))
         else:
             sys.stdout.write(result.stdout)
             sys.stdout.flush()

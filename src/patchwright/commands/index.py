@@ -1,8 +1,10 @@
 """Code-intelligence plumbing: ``patchwright index``, ``map``, ``search``, ``symbols``, ``locate``.
 
 Each takes ``--repo DIR`` (default: the current directory) and ``--json`` (one JSON object on
-stdout). The index is brought up to date before every query, incrementally, so these
-commands are cheap to repeat. Exit codes: 0 success, 1 runtime failure, 2 usage error.
+stdout). Any transaction a dead patchwright left half-written is recovered first (said on
+stderr, and as ``"recovered"`` in the JSON). The index is brought up to date before every
+query, incrementally, so these commands are cheap to repeat. Exit codes: 0 success,
+1 runtime failure, 2 usage error.
 """
 
 from __future__ import annotations
@@ -25,16 +27,24 @@ def _fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+_recovered: list[str] = []  # what recovery did for this command (one command per process)
+
+
 def _open(repo: Path) -> RepoIndex:
+    """The index of ``repo``, after recovering any interrupted transaction there."""
+    from patchwright.commands._recover import recover_first
     from patchwright.index import RepoIndex
 
     if not repo.is_dir():
         _fail(f"repository folder not found: {repo}")
+    _recovered[:] = recover_first(repo)
     return RepoIndex(repo)
 
 
 def _emit(payload: dict[str, Any]) -> None:
-    typer.echo(json.dumps(payload, ensure_ascii=False))
+    from patchwright.commands._recover import with_recovered
+
+    typer.echo(json.dumps(with_recovered(payload, _recovered), ensure_ascii=False))
 
 
 def _index(repo: Path, rebuild: bool, semantic: bool, ledger: bool, as_json: bool) -> None:

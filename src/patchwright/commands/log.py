@@ -21,7 +21,12 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
 
         from patchwright.agent.record import find_run
+        from patchwright.commands._recover import recover_first, with_recovered
 
+        if not repo.is_dir():
+            typer.echo(f"error: --repo {repo} is not a directory", err=True)
+            raise typer.Exit(2)
+        recovered = recover_first(repo)
         run_dir = find_run(repo.resolve(), run_id)
         if run_dir is None:
             what = f"run {run_id!r}" if run_id else "any run"
@@ -30,7 +35,7 @@ def register(app: typer.Typer) -> None:
         summary_path = run_dir / "summary.json"
         summary = json.loads(summary_path.read_text()) if summary_path.is_file() else {}
         if as_json:
-            typer.echo(json.dumps(summary | {"run_dir": str(run_dir)}))
+            typer.echo(json.dumps(with_recovered(summary | {"run_dir": str(run_dir)}, recovered)))
             return
         console = Console()
         console.print(

@@ -8,9 +8,12 @@ from pathlib import Path
 import typer
 
 
-def _emit(as_json: bool, payload: dict[str, object], text: str, *, err: bool = False) -> None:
+def _emit(
+    as_json: bool, payload: dict[str, object], text: str, recovered: list[str], *,
+    err: bool = False,
+) -> None:  # fmt: skip
     if as_json:
-        typer.echo(json.dumps(payload))
+        typer.echo(json.dumps({**payload, "recovered": recovered} if recovered else payload))
     else:
         typer.echo(text, err=err)
 
@@ -42,32 +45,39 @@ def register(app: typer.Typer) -> None:
         Refuses, naming the files, when you edited any of them since (unless --force).
         Files are restored in the working tree; git history is not rewritten.
         """
+        from patchwright.commands._recover import recover_first
         from patchwright.workspace.errors import UndoConflictError, UndoError
         from patchwright.workspace.undo import list_undo, undo
 
         if not repo.is_dir():
             typer.echo(f"error: {repo} is not a directory", err=True)
             raise typer.Exit(2)
+        recovered = recover_first(repo)
         repo = _find_root(repo)
         try:
             entries = list_undo(repo)
         except UndoError as exc:
-            _emit(as_json, {"ok": False, "error": str(exc), "conflicts": []}, f"error: {exc}")
+            _emit(
+                as_json,
+                {"ok": False, "error": str(exc), "conflicts": []},
+                f"error: {exc}",
+                recovered,
+            )
             raise typer.Exit(1) from None
         if list_only:
             rows = [{"id": e.id, "label": e.label, "files": e.files} for e in entries]
             lines = [f"{e.id}  {e.label or '-'}  ({', '.join(e.files)})" for e in entries]
-            _emit(as_json, {"changes": rows}, "\n".join(lines) or "nothing to undo")
+            _emit(as_json, {"changes": rows}, "\n".join(lines) or "nothing to undo", recovered)
             return
         try:
             files = undo(repo, n, force=force)
         except UndoConflictError as exc:
             _emit(as_json, {"ok": False, "error": str(exc), "conflicts": exc.files},
-                  f"refused: {exc}", err=True)  # fmt: skip
+                  f"refused: {exc}", recovered, err=True)  # fmt: skip
             raise typer.Exit(1) from None
         except UndoError as exc:
             _emit(as_json, {"ok": False, "error": str(exc), "conflicts": []}, f"error: {exc}",
-                  err=True)  # fmt: skip
+                  recovered, err=True)  # fmt: skip
             raise typer.Exit(1) from None
         undone = [{"id": e.id, "label": e.label, "files": e.files} for e in entries[:n]]
         labels = ", ".join(e.label or e.id for e in entries[:n])
@@ -75,4 +85,5 @@ def register(app: typer.Typer) -> None:
             as_json,
             {"ok": True, "undone": undone, "files": files, "forced": force},
             f"undid {n} change{'s' if n > 1 else ''} ({labels}); restored: {', '.join(files)}",
+            recovered,
         )

@@ -7,13 +7,23 @@ import contextlib
 import os
 import shutil
 import stat
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from patchwright.workspace import journal as jr
 from patchwright.workspace.atomic import atomic_write, fsync_dirs, remove_file, temp_path_for
 from patchwright.workspace.errors import TransactionError
 
-__all__ = ["finish_undo", "prune", "read_current", "recover", "restore_old", "undo_entries"]
+__all__ = [
+    "Recovery",
+    "finish_undo",
+    "prune",
+    "read_current",
+    "recover",
+    "recover_all",
+    "restore_old",
+    "undo_entries",
+]
 
 
 def read_current(path: Path) -> tuple[bool, int | None, bytes]:
@@ -109,27 +119,44 @@ def _recover_one(root: Path, folder: Path) -> str | None:
     return f"rolled back interrupted transaction {manifest.id}: {files}"
 
 
-def recover(root: Path) -> list[str]:
+@dataclass
+class Recovery:
+    """What :func:`recover_all` did: one line per transaction finished or rolled back, and
+    one per journal it could not use (its files may be half-written)."""
+
+    done: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+
+
+def recover_all(root: Path) -> Recovery:
     """Finish what dead processes left under ``.patchwright/journal/`` (run at every start).
 
     Interrupted transactions are rolled back (all-old); undo transactions past their commit
-    point are completed (all-new). Journals held by a live process are left alone.
-    Returns one human-readable line per transaction handled.
+    point are completed (all-new). Journals held by a live process are left alone; a
+    journal that cannot be read or restored is left in place and reported as failed.
     """
     root = Path(root).resolve()
-    messages: list[str] = []
+    result = Recovery()
     jdir = jr.journal_dir(root)
     if jdir.is_dir():
         for folder in sorted(p for p in jdir.iterdir() if p.is_dir()):
             try:
                 message = _recover_one(root, folder)
             except TransactionError as exc:
-                message = f"could not recover {folder.name}: {exc}"
+                result.failed.append(f"could not recover {folder.name}: {exc}")
+                continue
             if message:
-                messages.append(message)
+                result.done.append(message)
     udir = jr.undo_dir(root)
     if udir.is_dir():
         for folder in udir.iterdir():
             if folder.name.startswith(jr.TRASH_PREFIX):
                 shutil.rmtree(folder, ignore_errors=True)
-    return messages
+    return result
+
+
+def recover(root: Path) -> list[str]:
+    """:func:`recover_all`, as one human-readable line per transaction handled (failures
+    included)."""
+    result = recover_all(root)
+    return result.done + result.failed
