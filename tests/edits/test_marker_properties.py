@@ -20,7 +20,7 @@ LINES = [
     "<<<<<<< SEARCH",
     "<<<<<<< ORIGINAL",
 ]
-FILES = {"a.py": "A = 1\n", "b.py": "B = 1\n", "c.py": "C = 1\n"}
+FILES = {"a.py": "A = 1\n", "b.py": "B = 1\n", "c.py": "C = 1\n", "d.py": "D = 1\n"}
 
 
 def block(search: str, replace: str) -> str:
@@ -46,6 +46,8 @@ def replies(draw: st.DrawFn) -> tuple[str, str]:
         parts.insert(0, ("b.py", block("B = 1\n", "B = 2\n")))
     if draw(st.booleans()):
         parts.append(("c.py", block("C = 1\n", "C = 2\n")))
+    if draw(st.booleans()):  # a malformed last block: the reply fails, but never cuts
+        parts.append(("d.py", "<<<<<<< SEARCH\nD = 1\n"))
     how = draw(st.sampled_from(["one fence", "fence each", "no fence"]))
     return layout(how, parts), replace
 

@@ -74,6 +74,16 @@ def test_a_marker_line_that_no_reading_can_place_refuses_the_block() -> None:
     assert all(e.replace != "X = '''\n" for e in parsed.edits), "never cut at the first tail"
 
 
+def test_two_tails_before_a_broken_block_refuse_the_block_rather_than_cut_it() -> None:
+    # No reading makes the rest whole (the last block is broken), and the first block has
+    # two tails: cutting at the first would drop "y = 2" and the rest of its REPLACE.
+    replace = f"X = '''\n{TAIL}\n'''\n=======\ny = 2\n"
+    reply = fenced("t.py", block("A = 1\n", replace), "<<<<<<< SEARCH\nB = 1\n")
+    parsed = parse_reply(reply)
+    assert parsed.edits == []
+    assert "which >>>>>>> REPLACE line ends the block" in parsed.errors[0]
+
+
 def test_a_divider_line_in_the_replace_is_settled_by_the_file() -> None:
     reply = "doc.rst\n" + block("Intro\n", "Intro\n\nUsage\n=======\nRun it.\n")
     parsed = parse_reply(reply)

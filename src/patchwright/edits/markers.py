@@ -71,6 +71,13 @@ class _Structure:
                 self.ok[m] = m + 1 < n and self.kinds[m + 1] == _D and good_tail[m + 2]
             good_tail[m] = (kind == _T and self.ok[m + 1]) or good_tail[m + 1]
 
+    def next_start(self, m: int) -> int:
+        """The first marker from ``m`` on that could start a block (a head followed by a
+        divider), or the number of markers."""
+        n = len(self.at)
+        starts = (k for k in range(m, n - 1) if self.kinds[k] == _H and self.kinds[k + 1] == _D)
+        return next(starts, n)
+
     def index(self, line: int) -> int:
         """The position in ``at`` of the first marker at or after reply line ``line``."""
         return bisect_left(self.at, line)
@@ -128,7 +135,7 @@ class BlockReader:
         chosen = next((k for k in tails if st.ok[k + 1]), None)
         if chosen is None:  # a later part of the reply is broken; it gets its own message
             chosen = tails[0]
-            if chosen + 1 < len(st.at) and st.kinds[chosen + 1] == _T:
+            if sum(1 for k in tails if k < st.next_start(chosen)) > 1:
                 return BlockError(
                     f"{where}: its REPLACE holds a marker line (reply line {st.at[chosen] + 1})"
                     " and no reading of the reply tells which >>>>>>> REPLACE line ends the "
