@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 
+from patchwright.sandbox.gitrules import check_git
 from patchwright.sandbox.rules import (
     _INSTALL_SUBCOMMANDS,
     DISK_TOOLS,
@@ -16,6 +17,8 @@ from patchwright.sandbox.rules import (
     _outside,
     _precious,
     _write_target,
+    git_dir_write,
+    in_git_dir,
     target_path,
 )
 from patchwright.sandbox.verdict import SAFE, Verdict, ask, forbid, worst
@@ -79,6 +82,8 @@ def _check_rm(name: str, args: list[str], ctx: Context) -> Verdict:
                 verdicts.append(
                     ask("write-outside-repo", f"{name} of {path}, outside the repository")
                 )
+        elif in_git_dir(path, ctx):
+            verdicts.append(git_dir_write(path))
         elif recursive and path == ctx.root:
             verdicts.append(ask("rm-repo-root", f"{name} -r of the whole repository"))
     return worst(verdicts)
@@ -99,6 +104,8 @@ def _check_chmod(name: str, args: list[str], ctx: Context) -> Verdict:
             verdicts.append(forbid("chmod-recursive-outside-repo", f"{name} -R on {path}"))
         elif _precious(path, ctx) or _outside(path, ctx):
             verdicts.append(ask("write-outside-repo", f"{name} on {path}, outside the repository"))
+        elif in_git_dir(path, ctx):
+            verdicts.append(git_dir_write(path))
     return worst(verdicts)
 
 
@@ -127,29 +134,6 @@ def _check_dd(name: str, args: list[str], ctx: Context) -> Verdict:
     return verdict
 
 
-def _check_git(name: str, args: list[str], ctx: Context) -> Verdict:
-    i = 0
-    while i < len(args) and args[i].startswith("-"):
-        i += 2 if args[i] in ("-C", "-c", "--git-dir", "--work-tree", "--namespace") else 1
-    if i >= len(args):
-        return SAFE
-    sub, rest = args[i], args[i + 1 :]
-    if sub == "push":
-        return ask("git-push", "git push publishes commits to a remote")
-    if sub in ("fetch", "pull", "clone", "ls-remote") or (sub == "submodule" and "update" in rest):
-        return ask("network-tool", f"git {sub} talks to the network")
-    discard = (
-        (sub == "reset" and "--hard" in rest)
-        or (sub == "clean" and any(a.startswith("-") and "f" in a for a in rest))
-        or (sub == "checkout" and ("-f" in rest or "--force" in rest or "." in rest))
-        or (sub == "restore" and "--staged" not in rest and "-S" not in rest)
-        or (sub == "stash" and rest[:1] in (["drop"], ["clear"]))
-    )
-    if discard:
-        return ask("git-discard", f"git {sub} may discard uncommitted work")
-    return SAFE
-
-
 def _check_writes(name: str, args: list[str], ctx: Context) -> Verdict:
     options, operands = _operands(args)
     if name == "rsync" and any(":" in a and not a.startswith("/") for a in operands):
@@ -163,13 +147,51 @@ def _check_writes(name: str, args: list[str], ctx: Context) -> Verdict:
         targets = explicit or operands[-1:] if len(operands) >= 2 or explicit else []
     verdicts = [_write_target(t, ctx) for t in targets]
     if name == "mv":
-        for raw in operands[:-1]:
-            path = target_path(raw, ctx)
-            if path is not None and _precious(path, ctx):
-                verdicts.append(
-                    forbid("rm-root-or-home", f"mv of {path} (root, home or an ancestor)")
-                )
+        verdicts += [_moved_away(raw, ctx) for raw in operands[:-1]]
     return worst(verdicts)
+
+
+def _moved_away(raw: str, ctx: Context) -> Verdict:
+    """``mv SOURCE ...`` removes SOURCE from where it was."""
+    path = target_path(raw, ctx)
+    if path is None:
+        return SAFE
+    if _precious(path, ctx):
+        return forbid("rm-root-or-home", f"mv of {path} (root, home or an ancestor)")
+    if in_git_dir(path, ctx):
+        return git_dir_write(path)
+    if _outside(path, ctx):
+        return ask("write-outside-repo", f"mv of {path}, outside the repository")
+    return SAFE
+
+
+def _check_in_place(name: str, args: list[str], ctx: Context) -> Verdict:
+    """``sed -i`` / ``perl -i``: the files it edits are written."""
+    valued = ("-e", "-f", "-l") if name == "sed" else ("-e", "-E", "-M", "-m", "-I", "-x")
+    short = [a for a in args if a.startswith("-") and not a.startswith(("--", *valued))]
+    in_place = "--in-place" in args or any(a.startswith("--in-place=") for a in args)
+    in_place = in_place or any("i" in a[1:] for a in short)
+    if not in_place:
+        return SAFE
+    files: list[str] = []
+    scripts = 0
+    skip = False
+    for i, arg in enumerate(args):
+        if skip:
+            skip = False
+        elif arg in ("-e", "-f", "--expression", "--file", "-l", "-M", "-m", "-I"):
+            scripts, skip = scripts + 1, True
+        elif arg.startswith(("--expression=", "--file=")) or (
+            arg.startswith("-") and arg[1:2] == "e" and len(arg) > 2 and name == "sed"
+        ):
+            scripts += 1
+        elif not arg.startswith("-") or arg == "-":
+            files.append(arg)
+        elif name == "perl" and arg.endswith("e") and arg.startswith("-") and i + 1 < len(args):
+            scripts, skip = scripts + 1, True  # -pie 'CODE': the next word is the code
+    if not scripts:
+        files = files[1:]  # the first operand is the script
+    return worst([_write_target(f, ctx) for f in files])
 
 
 def _check_install(name: str, args: list[str]) -> Verdict:
@@ -205,7 +227,8 @@ _CHECKERS = {
     "killall": _check_kill,
     "killall5": _check_kill,
     "dd": _check_dd,
-    "git": _check_git,
+    "git": check_git,
+    "git-filter-repo": lambda name, args, ctx: check_git("git", ["filter-repo", *args], ctx),
     "cp": _check_writes,
     "mv": _check_writes,
     "ln": _check_writes,
@@ -215,4 +238,6 @@ _CHECKERS = {
     "touch": _check_writes,
     "mkdir": _check_writes,
     "truncate": _check_writes,
+    "sed": _check_in_place,
+    "perl": _check_in_place,
 }

@@ -54,10 +54,36 @@ _INSTALL_SUBCOMMANDS: dict[str, frozenset[str]] = {
 
 @dataclass(frozen=True)
 class Context:
-    """Where the command runs: the repository root (its cwd) and the real home."""
+    """What a command's paths mean at its place in the line.
+
+    ``root`` is the repository, ``home`` the real home; ``cwd`` is where earlier ``cd``s
+    left the shell (``None``: somewhere unknown, after ``cd $X``); ``links`` are symlinks
+    made earlier in the line (``ln -s``; the target ``None`` when it is unknown), ``vars``
+    the variables assigned earlier (``None``: unknown), ``git_dirs`` where the repository
+    keeps its git directories.
+    """
 
     root: Path
     home: Path
+    cwd: Path | None = None
+    cwd_known: bool = True
+    links: tuple[tuple[Path, Path | None], ...] = ()
+    vars: tuple[tuple[str, str | None], ...] = ()
+    git_dirs: tuple[Path, ...] = ()
+
+    @property
+    def base(self) -> Path | None:
+        """The directory relative paths start from, or None when it is unknown."""
+        if not self.cwd_known:
+            return None
+        return self.cwd if self.cwd is not None else self.root
+
+    def var(self, name: str) -> str | None:
+        """The value assigned to ``name`` earlier in the line, if known."""
+        for key, value in reversed(self.vars):
+            if key == name:
+                return value
+        return None
 
 
 def _base(name: str) -> str:
@@ -68,36 +94,84 @@ def _is_within(path: Path, parent: Path) -> bool:
     return path == parent or parent in path.parents
 
 
+_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}|\$([A-Za-z_][A-Za-z0-9_]*)")
+
+
+def expand_vars(text: str, ctx: Context) -> str:
+    """``$X`` / ``${X}`` replaced where the line assigned them a known value; ``$HOME``."""
+
+    def value(match: re.Match[str]) -> str:
+        name = match.group(1) or match.group(2)
+        if name == "HOME":
+            return str(ctx.home)
+        known = ctx.var(name)
+        return known if known is not None else match.group(0)
+
+    return _VAR.sub(value, text)
+
+
 def target_path(raw: str, ctx: Context) -> Path | None:
     """The absolute path a command argument names, or None when it depends on a variable.
 
-    ``~`` and ``$HOME`` expand to the real home; a bare ``*`` or a variable cuts the path
-    there (``/*`` and ``/etc/$x`` reach into ``/`` and ``/etc``); existing symlinks in the parent are resolved (the last component
-    is resolved only with a trailing slash, as ``rm`` and ``cp`` do).
+    ``~`` and ``$HOME`` expand to the real home, variables the line assigned to their
+    value; a bare ``*`` or an unknown variable cuts the path there (``/*`` and ``/etc/$x``
+    reach into ``/`` and ``/etc``). Relative paths start from the line's working directory
+    (after its ``cd``s), links the line made (``ln -s``) are followed, and existing
+    symlinks in the parent are resolved (the last component only when the path reaches
+    into it: a trailing slash or a cut, as ``rm`` and ``cp`` do).
     """
     text = raw
     if text == "~" or text.startswith("~/"):
         text = str(ctx.home) + text[1:]
-    for var in ("${HOME}", "$HOME"):
-        if text.startswith(var):
-            text = str(ctx.home) + text[len(var) :]
+    text = expand_vars(text, ctx)
     if text.startswith(("$", "`", "~")):
         return None
     parts = text.split("/")
+    cut_short = False
     for index, part in enumerate(parts):
         if "$" in part or "`" in part or (part and part.strip("*") == ""):
-            parts = parts[:index]  # ``/etc/$x`` and ``/*`` both reach into the parent
+            parts, cut_short = parts[:index], True  # ``/etc/$x`` and ``/*`` reach into the parent
             break
     cut = "/".join(parts)
     if text.startswith("/") and not cut:
         cut = "/"
-    path = Path(os.path.normpath(ctx.root / cut)) if cut else ctx.root
+    base = ctx.base
+    if base is None and not cut.startswith("/"):
+        return None
+    start = base if base is not None else Path("/")
+    path = Path(os.path.normpath(start / cut)) if cut else start
+    reaching = cut_short or raw.endswith("/") or raw.rsplit("/", 1)[-1] in ("", ".", "..")
+    followed = follow_links(path, ctx.links, reaching)
+    if followed is None:
+        return None
     try:
-        if raw.endswith("/") or path.name in ("", ".", ".."):
-            return path.resolve()
-        return path.parent.resolve() / path.name
+        if reaching or followed.name in ("", ".."):
+            return followed.resolve()
+        return followed.parent.resolve() / followed.name
     except (OSError, RuntimeError):
-        return path
+        return followed
+
+
+def follow_links(
+    path: Path, links: tuple[tuple[Path, Path | None], ...], reaching: bool
+) -> Path | None:
+    """``path`` with the links the line made followed (the last one only when ``reaching``
+    into it); None when it goes through a link to an unknown target."""
+    for _ in range(16):
+        for link, dest in reversed(links):
+            if link in path.parents or (path == link and reaching):
+                if dest is None:
+                    return None
+                path = dest / path.relative_to(link)
+                break
+        else:
+            return path
+    return path
+
+
+def in_git_dir(path: Path, ctx: Context) -> bool:
+    """True when ``path`` is in one of the repository's git directories."""
+    return any(_is_within(path, d) for d in ctx.git_dirs)
 
 
 def _outside(path: Path, ctx: Context) -> bool:
@@ -119,9 +193,18 @@ def _write_target(raw: str, ctx: Context) -> Verdict:
         return forbid("write-to-device", f"writes to the device {text}")
     if text in SAFE_DEVICES or text.startswith("/dev/fd/"):
         return SAFE
+    if in_git_dir(path, ctx):
+        return git_dir_write(path)
     if _outside(path, ctx):
         return ask("write-outside-repo", f"writes to {text}, outside the repository")
     return SAFE
+
+
+def git_dir_write(path: Path) -> Verdict:
+    return ask(
+        "write-git-dir",
+        f"writes to {path}, inside the git directory (config and hooks there run as code)",
+    )
 
 
 def unwrap(argv: list[str]) -> list[str]:
@@ -205,13 +288,38 @@ def fetches(line: str) -> bool:
     return any(unwrap(c.argv)[:1] and _base(unwrap(c.argv)[0]) in FETCHERS for c in commands)
 
 
-def embedded_argvs(argv: list[str]) -> Iterator[list[str]]:
-    """Commands run by ``xargs CMD`` and ``find ... -exec CMD ;`` / ``-delete``."""
+XARGS_UNKNOWN = "$XARGS_INPUT"  # what xargs appends when its input is not plain to see
+_XARGS_VALUES = frozenset({"-I", "-n", "-P", "-L", "-d", "-E", "-s", "-a"})
+
+
+def _xargs(argv: list[str], inputs: list[str] | None) -> Iterator[list[str]]:
+    """The commands ``xargs`` runs, with ``inputs`` (its stdin's words) as arguments."""
+    replace_str = None
+    i = 1
+    while i < len(argv) and argv[i].startswith("-") and argv[i] not in ("-", "--"):
+        arg = argv[i]
+        if arg == "-I" and i + 1 < len(argv):
+            replace_str = argv[i + 1]
+        elif arg.startswith("-I"):
+            replace_str = arg[2:]
+        elif arg in ("-i", "--replace") or arg.startswith(("--replace=", "-i")):
+            replace_str = arg.split("=", 1)[1] if "=" in arg else (arg[2:] or "{}")
+        i += 2 if arg in _XARGS_VALUES else 1
+    inner = argv[i + 1 if argv[i : i + 1] == ["--"] else i :] or ["echo"]
+    items = inputs[:64] if inputs is not None else [XARGS_UNKNOWN]
+    if replace_str is None:
+        yield inner + items
+        return
+    for item in items or [XARGS_UNKNOWN]:
+        yield [a.replace(replace_str, item) for a in inner]
+
+
+def embedded_argvs(argv: list[str], inputs: list[str] | None = None) -> Iterator[list[str]]:
+    """Commands run by ``xargs CMD`` (given the words it reads, when known) and by
+    ``find ... -exec CMD ;`` / ``-delete``."""
     name = _base(argv[0])
     if name == "xargs":
-        values = {"-I", "-n", "-P", "-L", "-d", "-E", "-s", "-a", "-i"}
-        inner = _drop_options(argv[1:], with_value=values)
-        yield inner or ["echo"]
+        yield from _xargs(argv, inputs)
     elif name == "find":
         roots: list[str] = []
         for arg in argv[1:]:

@@ -1,7 +1,9 @@
 """A small shell-word splitter for the policy: enough of POSIX sh/bash to find every simple
 command in a line, including those hidden in ``$(...)``, backticks, ``<(...)``, subshells,
 function bodies and pipelines. It never executes or expands anything; quoting is honoured
-(``'$(x)'`` is text, ``"$(x)"`` is a substitution) and heredoc bodies are skipped.
+(``'$(x)'`` is text, ``"$(x)"`` is a substitution, ``$'\\x72m'`` is ``rm``). Heredoc bodies
+are kept on their ``<<`` word (``Word.heredoc``) — a body piped to a shell is a script —
+and the substitutions in an unquoted one are commands the shell runs.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ class Word:
     text: str
     subs: list[str] = field(default_factory=list)
     quoted: bool = False
+    heredoc: str | None = None  # the body, on the delimiter word of ``<<`` / ``<<-``
 
 
 @dataclass(frozen=True)
@@ -48,6 +51,16 @@ class Command:
     pipes_into: bool = False
     background: bool = False
     function: str | None = None  # the function whose body this command is in
+    depth: int = 0  # how many ``( ... )`` subshells it is inside
+    next_op: str | None = None  # the operator after it: ``&&``, ``||``, ``;``, ``|``...
+
+    @property
+    def in_current_shell(self) -> bool:
+        """Runs in the line's own shell (not a subshell, pipeline, background job or
+        function body), so a ``cd`` or an assignment there holds for later commands."""
+        return not (
+            self.depth or self.piped_from or self.pipes_into or self.background or self.function
+        )
 
     @property
     def argv(self) -> list[str]:
@@ -130,15 +143,75 @@ def _read_double(s: str, i: int, word: Word) -> int:
     raise ShellSyntaxError('unterminated " quote')
 
 
-def _skip_heredocs(s: str, i: int, delimiters: list[tuple[str, bool]]) -> int:
-    """Skip the bodies of pending heredocs; ``i`` is just after the newline."""
-    for delim, strip_tabs in delimiters:
+_ANSI_C = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "e": "\x1b", "E": "\x1b"}
+_ANSI_C.update({"f": "\f", "v": "\v", "\\": "\\", "'": "'", '"': '"', "?": "?"})
+
+
+def _read_ansi_c(s: str, i: int) -> tuple[str, int]:
+    """Text of ``$'...'`` whose body starts at ``i``, escapes decoded (``\\x72`` is ``r``)."""
+    out: list[str] = []
+    j = i
+    while j < len(s):
+        c = s[j]
+        if c == "'":
+            return "".join(out), j + 1
+        if c != "\\" or j + 1 >= len(s):
+            out.append(c)
+            j += 1
+            continue
+        nxt = s[j + 1]
+        if nxt in _ANSI_C:
+            out.append(_ANSI_C[nxt])
+            j += 2
+        elif nxt in "xuU0123456789":
+            size = {"x": 2, "u": 4, "U": 8}.get(nxt, 3)
+            start = j + 2 if nxt in "xuU" else j + 1
+            digits = s[start : start + size]
+            base = 8 if nxt not in "xuU" else 16
+            valid = "01234567" if base == 8 else "0123456789abcdefABCDEF"
+            k = 0
+            while k < len(digits) and digits[k] in valid:
+                k += 1
+            out.append(chr(min(int(digits[:k], base), 0x10FFFF)) if k else "\\" + nxt)
+            j = start + k if k else j + 2
+        else:
+            out.append("\\" + nxt)
+            j += 2
+    raise ShellSyntaxError("unterminated $' quote")
+
+
+def _heredoc_subs(body: str) -> list[str]:
+    """Command substitutions the shell runs while reading an unquoted heredoc body."""
+    found: list[str] = []
+    i = 0
+    while i < len(body):
+        if body[i] == "\\":
+            i += 2
+        elif body.startswith("$(", i):
+            inner, i = _read_balanced(body, i + 2)
+            found.append(inner)
+        elif body[i] == "`":
+            inner, i = _read_backtick(body, i + 1)
+            found.append(inner)
+        else:
+            i += 1
+    return found
+
+
+def _read_heredocs(s: str, i: int, pending: list[tuple[Word, bool]]) -> int:
+    """Read the bodies of pending heredocs onto their words; ``i`` is just after the newline."""
+    for word, strip_tabs in pending:
+        lines: list[str] = []
         while i < len(s):
             end = s.find("\n", i)
             line = s[i:] if end < 0 else s[i:end]
             i = len(s) if end < 0 else end + 1
-            if (line.lstrip("\t") if strip_tabs else line) == delim:
+            if (line.lstrip("\t") if strip_tabs else line) == word.text:
                 break
+            lines.append(line.lstrip("\t") if strip_tabs else line)
+        word.heredoc = "".join(line + "\n" for line in lines)
+        if not word.quoted:
+            word.subs.extend(_heredoc_subs(word.heredoc))
     return i
 
 
@@ -146,7 +219,7 @@ def tokenize(s: str) -> list[Token]:
     """Split a shell line into words and operators (no expansion)."""
     tokens: list[Token] = []
     word: Word | None = None
-    heredocs: list[tuple[str, bool]] = []
+    heredocs: list[tuple[Word, bool]] = []
     pending_heredoc: str | None = None
     i = 0
 
@@ -154,7 +227,7 @@ def tokenize(s: str) -> list[Token]:
         nonlocal word, pending_heredoc
         if word is not None:
             if pending_heredoc is not None:
-                heredocs.append((word.text, pending_heredoc == "<<-"))
+                heredocs.append((word, pending_heredoc == "<<-"))
                 pending_heredoc = None
             tokens.append(word)
             word = None
@@ -167,7 +240,7 @@ def tokenize(s: str) -> list[Token]:
         elif c == "\n":
             flush()
             tokens.append(Op(";"))
-            i = _skip_heredocs(s, i + 1, heredocs)
+            i = _read_heredocs(s, i + 1, heredocs)
             heredocs.clear()
         elif c == "#" and word is None:
             end = s.find("\n", i)
@@ -180,6 +253,13 @@ def tokenize(s: str) -> list[Token]:
             word.text += s[i + 1 : i + 2]
             word.quoted = True
             i += 2
+        elif s.startswith("$'", i):
+            word = word or Word("")
+            text, i = _read_ansi_c(s, i + 2)
+            word.text += text
+            word.quoted = True
+        elif s.startswith('$"', i):
+            i += 1  # a translated string: the same as "..."
         elif c == "'":
             word = word or Word("")
             text, i = _read_quoted(s, i + 1, "'")
@@ -229,12 +309,14 @@ def split_commands(tokens: list[Token]) -> list[Command]:
     function: str | None = None
     depth_at_function = 0
     braces = 0
+    parens = 0
     i = 0
 
     def finish(op: str | None) -> None:
         nonlocal current
         if current.words or current.redirects:
             current.function = function
+            current.next_op = op
             if op in ("|", "|&"):
                 current.pipes_into = True
             if op == "&":
@@ -260,6 +342,8 @@ def split_commands(tokens: list[Token]) -> list[Command]:
                 i += 2
                 continue
             finish(tok.op)
+            parens = max(parens + {"(": 1, ")": -1}.get(tok.op, 0), 0)
+            current.depth = parens
         elif isinstance(tok, Op):  # a redirection: the next word is its target
             target = tokens[i + 1] if i + 1 < len(tokens) else None
             if isinstance(target, Word):
