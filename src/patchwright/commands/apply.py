@@ -2,8 +2,10 @@
 
 The reply is parsed and matched in memory (``patchwright.edits``); files are read and
 written at the byte boundary by ``patchwright.workspace`` (encoding, BOM and newline
-style preserved; atomic journaled write; paths confined to the repository). Nothing
-is written unless every block applies.
+style preserved; atomic journaled write; paths confined to the repository). Recovery
+runs first. Nothing is written unless every block applies, every path passes the
+transaction's own checks and no parseable file is left unparseable (``--no-verify``
+skips that last check). ``--dry-run`` takes the same path and stops before the write.
 """
 
 from __future__ import annotations
