@@ -132,6 +132,16 @@ class BlockReader:
         if not tails:
             message = f"{where} has no >>>>>>> REPLACE line; resend it whole"
             return BlockError(message, limit, no_tail=True)
+        chosen = self._tail(st, m, tails, where)
+        if isinstance(chosen, BlockError):
+            return chosen
+        dividers = tuple(st.at[k] for k in range(m + 1, chosen) if st.kinds[k] == _D)
+        return Block(head, dividers, st.at[chosen])
+
+    def _tail(self, st: _Structure, m: int, tails: list[int], where: str) -> int | BlockError:
+        """Which of the candidate ``tails`` (marker positions) ends the block at marker
+        ``m``: the first after which the reply stays well formed, unless that cannot be
+        told apart from another reading."""
         chosen = next((k for k in tails if st.ok[k + 1]), None)
         if chosen is None:  # a later part of the reply is broken; it gets its own message
             chosen = tails[0]
@@ -160,8 +170,7 @@ class BlockReader:
                 "the REPLACE or a repeated marker; resend the block with its closing marker once",
                 second,
             )
-        dividers = tuple(st.at[k] for k in range(m + 1, chosen) if st.kinds[k] == _D)
-        return Block(head, dividers, st.at[chosen])
+        return chosen
 
 
 def _broken_head(st: _Structure, start: int, end: int) -> int | None:
