@@ -1,33 +1,57 @@
-"""Crash safety: a child process doing multi-file transactions is SIGKILLed at random
-moments; after recover() every file set is all-old or all-new."""
+"""Crash safety: a child process running a transaction is SIGKILLed at a random moment after
+its journal appears (sometimes a recovering process too); after recover() every file set
+is all-old or all-new, never mixed or torn. The harness is ``benchmarks/txn/crashcheck.py``,
+which runs the same trials a thousand times."""
 
 from __future__ import annotations
 
+import importlib.util
 import random
+import sys
 from pathlib import Path
+from types import ModuleType
 
-from patchwright.workspace.crashcheck import generation_of, setup, trial, work
+import pytest
 
 TRIALS = 24
+HARNESS = Path(__file__).resolve().parents[2] / "benchmarks" / "txn" / "crashcheck.py"
 
 
-def test_worker_really_changes_the_files(tmp_path: Path) -> None:
-    setup(tmp_path, 5)
-    committed = work(tmp_path, 5, steps=30, seed=7)
-    assert committed > 10
-    assert generation_of(tmp_path, 5) > 0
+@pytest.fixture(scope="module")
+def crashcheck() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("crashcheck", HARNESS)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["crashcheck"] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
 
 
-def test_sigkill_at_random_moments_leaves_every_file_set_all_old_or_all_new(
-    tmp_path: Path,
+def test_the_classifier_tells_old_new_mixed_and_torn_apart(
+    tmp_path: Path, crashcheck: ModuleType
 ) -> None:
-    rng = random.Random(20261122)
-    setup(tmp_path, 6)
-    generations = []
-    recovered = 0
-    for _ in range(TRIALS):
-        result = trial(tmp_path, 6, rng, max_delay=0.08)
-        generations.append(result.generation)
-        recovered += bool(result.recovered)
-    assert len(set(generations)) > 3, "the worker must make progress between kills"
-    assert recovered > 0, "some kills must land inside a transaction"
+    crashcheck.setup(tmp_path, 3)
+    assert crashcheck.classify(tmp_path, 3, 0, 1) == "all-old"
+    for rel, data in crashcheck.file_set(1, 3).items():
+        (tmp_path / rel).write_bytes(data)
+    assert crashcheck.classify(tmp_path, 3, 0, 1) == "all-new"
+    (tmp_path / crashcheck.file_name(2)).write_bytes(crashcheck.contents(0, 2))
+    assert crashcheck.classify(tmp_path, 3, 0, 1) == "mixed"
+    (tmp_path / crashcheck.file_name(2)).write_bytes(crashcheck.contents(1, 2)[:20])
+    assert crashcheck.classify(tmp_path, 3, 0, 1) == "torn"
+
+
+def test_kills_inside_transactions_and_recoveries_leave_all_old_or_all_new(
+    tmp_path: Path, crashcheck: ModuleType
+) -> None:
+    crashcheck.setup(tmp_path, 5)
+    harness = crashcheck.Harness(tmp_path, 5, random.Random(20261122))
+    try:
+        timing = harness.calibrate(rounds=2)
+        trials = [harness.trial(timing, kill_recovery=i % 2 == 0) for i in range(TRIALS)]
+    finally:
+        harness.close()
+    assert all(t.after in ("all-old", "all-new") and not t.leftovers for t in trials), trials
+    assert sum(t.inside for t in trials) >= TRIALS // 2, "kills must land inside transactions"
+    assert any(t.recovery_killed for t in trials), "some recoveries must be killed too"
+    assert any(t.inside and t.before != "all-old" for t in trials), "recovery must have work"
