@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 if TYPE_CHECKING:
     from patchwright.sandbox import Sandbox
     from patchwright.verify.baseline import Baseline
+    from patchwright.verify.testrun import TestRun
 
 Status = Literal["passed", "failed", "skipped", "error"]
 
@@ -88,6 +89,7 @@ class GateResult:
     output: str = ""
     seconds: float = 0.0
     reason: str | None = None
+    test_run: TestRun | None = field(default=None, repr=False, compare=False)  # tests gate only
 
     @property
     def ok(self) -> bool:

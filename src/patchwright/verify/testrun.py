@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Literal
 
 from patchwright.sandbox import Sandbox
-from patchwright.verify.tools import cache_dir, describe_failure, tail
+from patchwright.verify.tools import describe_failure, scratch_dir, tail
 
 Outcome = Literal["passed", "failed", "error", "skipped"]
 
@@ -84,7 +84,7 @@ def run_tests(
     full = cmd
     report: Path | None = None
     if is_pytest(cmd):
-        report = cache_dir(root, "tests") / "junit.xml"
+        report = scratch_dir(sandbox, "tests") / "junit.xml"
         report.unlink(missing_ok=True)
         full = (
             f"{cmd} --junitxml={shlex.quote(str(report))} -o junit_family=xunit1 "

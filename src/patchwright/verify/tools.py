@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 
-from patchwright.sandbox import ExecResult
+from patchwright.sandbox import ExecResult, Sandbox
 
 
 def which(name: str) -> str | None:
@@ -53,6 +53,14 @@ def repo_python(root: Path) -> str:
 def cache_dir(root: Path, name: str) -> Path:
     """A scratch directory under ``.patchwright/cache/`` (ignored by git and the walker)."""
     path = root / ".patchwright" / "cache" / name
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def scratch_dir(sandbox: Sandbox, name: str) -> Path:
+    """A directory that tools run in the sandbox may write (its private TMPDIR): reports and
+    caches. The repository's ``.patchwright/`` is read-only to them."""
+    path = Path(sandbox.tmpdir) / "patchwright" / name
     path.mkdir(parents=True, exist_ok=True)
     return path
 

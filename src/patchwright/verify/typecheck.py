@@ -23,11 +23,11 @@ from pathlib import Path
 from patchwright.verify.files import Comparison, current_texts
 from patchwright.verify.model import GateContext, GateResult, Problem, Status, diff_problems
 from patchwright.verify.tools import (
-    cache_dir,
     describe_failure,
     python_tool,
     repo_python,
     scratch_copies,
+    scratch_dir,
     tail,
 )
 
@@ -97,7 +97,7 @@ def run_mypy(ctx: GateContext, mypy: list[str], paths: list[str], shadows: dict[
              cache: str) -> list[Problem]:  # fmt: skip
     args = [*mypy, "--show-column-numbers", "--show-error-codes", "--no-error-summary",
             "--no-pretty", "--no-color-output", "--hide-error-context",
-            "--cache-dir", str(cache_dir(ctx.root, cache))]  # fmt: skip
+            "--cache-dir", str(scratch_dir(ctx.sandbox, cache))]  # fmt: skip
     python = repo_python(ctx.root)
     if python != sys.executable:
         args += ["--python-executable", python]
