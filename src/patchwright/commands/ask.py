@@ -42,21 +42,10 @@ def _notice(kind: str, data: dict[str, Any]) -> None:
 
 
 def _build(model: str | None, record: Path | None) -> Any:
+    from patchwright.agent.session import build_model
     from patchwright.config import load_settings
-    from patchwright.llm import Caps, make_model
 
-    settings = load_settings(Path.cwd()).model
-    return make_model(
-        model or settings.name,
-        fallback=settings.fallback,
-        caps=Caps(settings.max_cost, settings.max_tokens, settings.max_calls),
-        record=record,
-        keys=settings.keys,
-        catalog=settings.catalog,
-        timeout=settings.timeout,
-        cooldown_seconds=settings.cooldown_seconds,
-        on_event=_notice,
-    )
+    return build_model(load_settings(Path.cwd()), spec=model, record=record, on_event=_notice)
 
 
 def register(app: typer.Typer) -> None:

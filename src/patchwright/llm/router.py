@@ -253,6 +253,9 @@ class Router:
             failures.append(
                 ProviderError(f"{cand.spec}: every key is cooling (429)", kind="rate_limit")
             )
+        if cand is not self.candidates[-1]:
+            reason = "rate_limit" if len(cand.refused) < len(cand.keys) else "auth"
+            self._emit("model.fallback", model=cand.spec, reason=reason)
         return None
 
     def _estimate(

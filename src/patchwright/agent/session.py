@@ -1,0 +1,98 @@
+"""The composition root: the one place that turns ``Settings`` into the parts a mode uses.
+
+A ``Session`` owns the model (the router with caps, keys, catalog, timeouts, fallback and
+cooldown, its events relayed into the bus), the sandbox (with the ``[sandbox]`` settings),
+the repository's readable files (within the ``[files]`` caps) and the event bus. Modes get
+their parts here and never wire their own, so a setting cannot be honoured by one mode and
+dropped by another. A long-lived mode keeps one session (one loaded model) across tasks.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from patchwright.config import Settings
+from patchwright.events import EventBus
+from patchwright.llm import Caps, make_model
+from patchwright.llm.router import Router, Totals
+from patchwright.sandbox import Sandbox
+from patchwright.workspace.files import read_context_files
+
+
+def build_model(
+    settings: Settings,
+    *,
+    spec: str | None = None,
+    record: Path | None = None,
+    on_event: Any = None,
+) -> Router:
+    """The model every mode uses: ``spec`` (default: the configured one) with the configured
+    fallback chain, caps, keys, catalog, timeout and cooldown. Raises ``ModelError`` for a
+    model that cannot be used as configured."""
+    model = settings.model
+    return make_model(
+        spec or model.name,
+        fallback=model.fallback,
+        caps=Caps(model.max_cost, model.max_tokens, model.max_calls),
+        record=record,
+        keys=model.keys,
+        catalog=model.catalog,
+        timeout=model.timeout,
+        cooldown_seconds=model.cooldown_seconds,
+        on_event=on_event,
+    )
+
+
+class Session:
+    """Settings made concrete for one repository (see the module docstring)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        root: Path,
+        *,
+        model: str | None = None,
+        record: Path | None = None,
+        bus: EventBus | None = None,
+    ) -> None:
+        self.settings = settings
+        self.root = Path(root).resolve()
+        self.bus = bus or EventBus()
+        self.model = build_model(settings, spec=model, record=record, on_event=self._relay)
+        self._sandbox: Sandbox | None = None
+
+    def _relay(self, kind: str, data: dict[str, Any]) -> None:
+        """Router events (retries, cooled keys, fallbacks, waits) go into the run record."""
+        self.bus.emit(kind, **data)
+
+    @property
+    def sandbox(self) -> Sandbox:
+        if self._sandbox is None:
+            self._sandbox = Sandbox(self.root, allow_net=self.settings.sandbox.allow_net)
+        return self._sandbox
+
+    @property
+    def command_timeout(self) -> float:
+        return self.settings.sandbox.timeout
+
+    def read_texts(self) -> dict[str, str]:
+        """Readable text files of the repository within the ``[files]`` caps (binary and
+        over-size files left out)."""
+        files = self.settings.files
+        found = read_context_files(
+            self.root,
+            max_file_bytes=files.max_file_bytes,
+            max_total_bytes=files.max_total_bytes,
+        )
+        return {path: text.text for path, text in found.files.items()}
+
+    def start_task(self) -> None:
+        """Caps are per task: a long-lived session starts each task with a clean ledger."""
+        self.model.totals = Totals()
+        self.model.calls.clear()
+
+    @property
+    def usage(self) -> Totals:
+        """The one usage ledger: what the model calls of the current task cost."""
+        return self.model.totals
