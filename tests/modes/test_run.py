@@ -313,14 +313,15 @@ def test_a_solution_no_test_proved_says_so(
         [sr("    return price * percent / 100", "    return price * (1 - percent / 100)"), "fix: d"]
     )
     code, out = run(shop_repo, replies)
-    assert code == 0, out
+    assert (code, out["outcome"]) == (4, "unverified"), out
     summary_file = next((shop_repo / ".patchwright" / "runs").iterdir()) / "summary.json"
     summary = json.loads(summary_file.read_text())
+    assert summary["outcome"] == "unverified"
     assert summary["gates"]["tests"] == "skipped"
     assert summary["gates"]["syntax"] == "passed"
-    assert any("no tests ran" in note for note in summary["notes"])
+    assert any(note.startswith("unverified: no check") for note in summary["notes"])
     result = CliRunner().invoke(app, ["log", "--repo", str(shop_repo)])
-    assert "no tests ran" in result.output
+    assert "unverified" in result.output and "no check could prove" in result.output
 
 
 def test_an_edit_naming_no_file_is_placed_in_the_shown_file_it_matches(

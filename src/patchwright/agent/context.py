@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 from patchwright.agent.memory import read_memory
-from patchwright.agent.relevance import mentioned_files, rank_files
+from patchwright.agent.relevance import imported_files, mentioned_files, rank_files
 from patchwright.agent.traceback_refs import referenced_files
 
 TokenCounter = Callable[[str], int]
@@ -103,8 +103,12 @@ def _candidates(req: ContextRequest) -> list[tuple[str, str]]:
         add(path, "included")
     for path in mentioned_files(req.task, paths):
         add(path, "named in the task")
-    for path, _line in referenced_files(req.failure_output, paths):
+    traced = [path for path, _line in referenced_files(req.failure_output, paths)]
+    for path in traced:
         add(path, "in a failing test's traceback")
+    for path in traced:
+        for module in imported_files(req.texts[path], paths):
+            add(module, "imported by a failing test")
     for path in req.index_ranked:
         add(path, "ranked by the index")
     ranked = rank_files(req.task + "\n" + req.failure_output, req.texts)

@@ -1,10 +1,13 @@
-"""The solve loop: prompt → reply → edits (in memory) → transaction → gates → repair.
+"""The solve loop: prompt → reply → edits (in memory) → transaction → gates and criterion →
+repair.
 
-Each iteration asks the model for a change, applies it in memory, writes it as a transaction
-and runs the gates against the baseline. A failed gate rolls the disk back and the model gets
-the original goal plus only what matters (PyOB's context-aware repair). Replies whose edits
-do not parse or match are answered with the edit engine's "did you mean" message without
-spending an iteration, a bounded number of times.
+Each iteration asks the model for a change (up to ``candidates`` replies sampled from the same
+prompt, the first that is proved done wins), applies it in memory, writes it as a
+transaction and runs the gates against the baseline, then the task's definition of done. A
+failure rolls the disk back and the model gets the original goal, what "done" means and only
+what failed (PyOB's context-aware repair). Replies that do not parse, do not match, change
+nothing or repeat a rejected change are answered at once without spending an iteration, from
+one small budget shared by the whole run.
 """
 
 from __future__ import annotations
@@ -15,12 +18,14 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol
 
 from patchwright import interrupts
+from patchwright.agent.checker import Check
 from patchwright.agent.prompts import render
 from patchwright.agent.working_copy import Attempt, WorkingCopy
 from patchwright.events import EventBus
 from patchwright.llm import Message, Model, Reply
 
 Decision = Literal["apply", "skip", "regenerate", "edited"]
+Changes = dict[str, bytes | None]
 
 
 class Approver(Protocol):
@@ -31,39 +36,15 @@ class Approver(Protocol):
     def __call__(self, diff: str, problems: str = "") -> Decision: ...
 
 
-class Check(Protocol):
-    """Result of running the gates on the written change."""
-
-    @property
-    def ok(self) -> bool: ...
-
-    @property
-    def summary(self) -> str: ...
-
-
 class Checker(Protocol):
     def check(self, touched: Sequence[str]) -> Check: ...
 
 
 class Txn(Protocol):
-    def stage(self, changes: dict[str, bytes | None]) -> None: ...
+    def stage(self, changes: Changes) -> None: ...
     def write(self) -> None: ...
     def rollback(self) -> None: ...
     def commit(self, label: str = "") -> str: ...
-
-
-def _unchanged(task: str) -> str:
-    return (
-        "Your reply leaves every file exactly as it was, so the problem is still there. "
-        "Find the line that causes it and change that line.\n\nThe task: " + task
-    )
-
-
-def _repeated(task: str) -> str:
-    return (
-        "Your reply repeats the change that already failed verification (the failures are "
-        "above). Try a different fix.\n\nThe task: " + task
-    )
 
 
 def _cut_off(reply: Reply, limit: int) -> bool:
@@ -76,18 +57,42 @@ class SolveOptions:
     task: str
     fmt: str
     max_iter: int = 4
-    max_format_retries: int = 2
     reply_tokens: int = 2048
+    candidates: int = 1
+    free_retries: int = 3  # replies answered without spending an iteration, per run
+    sample_temperature: float = 0.7
+    done: str = ""  # what "done" means, repeated in every repair prompt
+
+
+Outcome = Literal["solved", "unverified", "failed", "skipped"]
 
 
 @dataclass
 class SolveResult:
-    outcome: Literal["solved", "failed", "skipped"]
+    outcome: Outcome
     iterations: int
     files_changed: list[str] = field(default_factory=list)
     diff: str = ""
     reason: str = ""
     first_try: bool = False
+    check: Check | None = None  # the last check made: gate statuses and the verdict
+    retries: int = 0
+    replies: int = 0
+
+
+@dataclass
+class _Tried:
+    """A candidate that was not kept: how far it got, and what it left in the conversation."""
+
+    rank: tuple[int, int]
+    messages: list[Message]
+    state: dict[str, str | None]
+
+
+def _rank(check: Check) -> tuple[int, int]:
+    if check.gates_ok and check.verdict is not None:
+        return (2, -len(check.verdict.remaining))  # no regression; the task not done yet
+    return (1, -sum(len(r.new_problems) for r in check.results))
 
 
 @dataclass
@@ -103,7 +108,59 @@ class Solver:
     actions: list[dict[str, Any]] = field(default_factory=list)
     on_step: Callable[[], None] = lambda: None
     pending_notes: list[str] = field(default_factory=list)
-    failed_changes: dict[str, bytes | None] | None = None  # the last change the gates rejected
+    rejected: list[Changes] = field(default_factory=list)  # changes verification turned down
+    last_check: Check | None = None
+    retries: int = 0
+    replies: int = 0
+
+    def solve(self, opts: SolveOptions) -> SolveResult:
+        for iteration in range(1, opts.max_iter + 1):
+            interrupts.check()
+            self.bus.emit("iteration.start", iteration=iteration)
+            result = self._iteration(opts, iteration)
+            if result is not None:
+                return self._tally(result)
+        return self._tally(SolveResult("failed", opts.max_iter, reason=self._failure_reason()))
+
+    def _tally(self, result: SolveResult) -> SolveResult:
+        result.retries, result.replies = self.retries, self.replies
+        result.check = result.check or self.last_check
+        return result
+
+    def _failure_reason(self) -> str:
+        check = self.last_check
+        if check is not None and check.gates_ok and check.verdict is not None:
+            left = ", ".join(check.verdict.remaining[:5])
+            return f"no change made the task's check pass within the iterations (still failing: {left})"
+        return "no verified change within the iterations"
+
+    # -- one iteration: up to K candidates from the same prompt ------------------------------
+
+    def _iteration(self, opts: SolveOptions, iteration: int) -> SolveResult | None:
+        start, state = len(self.messages), self.working.snapshot()
+        tried: list[_Tried] = []
+        for k in range(opts.candidates):
+            if k:
+                del self.messages[start:]
+                self.working.restore(state)
+                self.bus.emit("candidate.start", iteration=iteration, candidate=k + 1)
+            attempt = self._get_edits(opts, iteration, sampled=k > 0)
+            outcome: SolveResult | Check | None = None
+            if attempt.ok:
+                changes = self.working.changes()
+                outcome = self._verify_and_decide(opts, iteration, changes, first=k == 0)
+                if outcome is None or isinstance(outcome, SolveResult):
+                    return outcome if isinstance(outcome, SolveResult) else None
+            rank = _rank(outcome) if isinstance(outcome, Check) else (0, 0)
+            tried.append(_Tried(rank, self.messages[start:], self.working.snapshot()))
+        if len(tried) > 1:  # carry on from the candidate that came closest
+            best = max(tried, key=lambda t: t.rank)
+            del self.messages[start:]
+            self.messages.extend(best.messages)
+            self.working.restore(best.state)
+        return None
+
+    # -- getting a reply that applies ------------------------------------------------------
 
     def ask(self, opts: SolveOptions, phase: str, temperature: float | None = None) -> Reply:
         self.bus.emit("model.request", phase=phase, messages=len(self.messages))
@@ -114,6 +171,7 @@ class Solver:
             max_tokens=opts.reply_tokens,
             temperature=temperature,
         )
+        self.replies += 1
         self.messages.append({"role": "assistant", "content": reply.text})
         self.bus.emit(
             "model.reply",
@@ -130,17 +188,25 @@ class Solver:
         if self.on_token is not None:
             self.on_token(piece)
 
-    def _get_edits(self, opts: SolveOptions, iteration: int) -> Attempt:
-        attempt = Attempt(kind="no_edits")
-        for retry in range(opts.max_format_retries + 1):
+    def _judge_reply(self, reply: Reply, opts: SolveOptions) -> Attempt:
+        attempt = self.working.apply_reply(reply.text)
+        if attempt.ok and not self.working.changes():
+            return Attempt(kind="unchanged", feedback=render("unchanged", task=opts.task))
+        if attempt.ok and self.working.changes() in self.rejected:
+            return Attempt(kind="repeated", feedback=render("repeated", task=opts.task))
+        return attempt
+
+    def _get_edits(self, opts: SolveOptions, iteration: int, *, sampled: bool) -> Attempt:
+        """A reply whose edits apply. A failed reply is answered with feedback and retried
+        while the run's retry budget lasts (sampled candidates are not retried)."""
+        retry = 0
+        while True:
             # A retry samples a little: a small model asked the same thing greedily tends to
             # repeat the same broken reply.
-            reply = self.ask(opts, "edit-retry", 0.4) if retry else self.ask(opts, "edit")
-            attempt = self.working.apply_reply(reply.text)
-            if attempt.ok and not self.working.changes():
-                attempt = Attempt(kind="unchanged", feedback=_unchanged(opts.task))
-            elif attempt.ok and self.working.changes() == self.failed_changes:
-                attempt = Attempt(kind="repeated", feedback=_repeated(opts.task))
+            temperature = opts.sample_temperature if sampled else (0.4 if retry else None)
+            phase = "candidate" if sampled else ("edit-retry" if retry else "edit")
+            reply = self.ask(opts, phase, temperature)
+            attempt = self._judge_reply(reply, opts)
             cut_off = _cut_off(reply, opts.reply_tokens)
             if cut_off and not attempt.ok:
                 # keep the conversation short: a runaway reply is noise for every later call
@@ -149,15 +215,15 @@ class Solver:
                 {
                     "iteration": iteration,
                     "retry": retry,
+                    "sampled": sampled,
                     "attempt": attempt.kind,
                     "applied": attempt.applied,
                     "feedback": attempt.feedback,
                 }
             )
             self.on_step()
-            if attempt.ok and attempt.notes:
-                self.pending_notes.extend(attempt.notes)
             if attempt.ok:
+                self.pending_notes.extend(attempt.notes)
                 self.bus.emit(
                     "edit.applied", iteration=iteration, paths=attempt.applied, notes=attempt.notes
                 )
@@ -168,62 +234,47 @@ class Solver:
                 attempt=attempt.kind,
                 feedback=attempt.feedback[:2000],
             )
-            if attempt.kind == "no_edits":
-                errors = [e.removeprefix("- ") for e in attempt.feedback.splitlines() if e]
-                message = render(
-                    "no_edits",
-                    fmt=opts.fmt,
-                    errors=errors,
-                    cut_off=cut_off,
-                    limit=opts.reply_tokens,
-                    protected=sorted(self.working.protected),
-                )
-            else:
-                message = attempt.feedback
-            self.messages.append({"role": "user", "content": message})
-        return attempt
+            self.messages.append(
+                {"role": "user", "content": self._feedback(attempt, opts, cut_off)}
+            )
+            if sampled or self.retries >= opts.free_retries:
+                return attempt
+            self.retries += 1
+            retry += 1
+            self.bus.emit(
+                "edit.retry", used=self.retries, budget=opts.free_retries, why=attempt.kind
+            )
 
-    def solve(self, opts: SolveOptions) -> SolveResult:
-        for iteration in range(1, opts.max_iter + 1):
-            interrupts.check()
-            self.bus.emit("iteration.start", iteration=iteration)
-            attempt = self._get_edits(opts, iteration)
-            if not attempt.ok:
-                continue  # the last feedback message is already queued for the next reply
-            changes = self.working.changes()
-            if not changes:
-                self.messages.append({"role": "user", "content": _unchanged(opts.task)})
-                continue
-            result = self._verify_and_decide(opts, iteration, changes)
-            if result is not None:
-                return result
-        return SolveResult(
-            "failed", opts.max_iter, reason="no verified change within the iterations"
+    def _feedback(self, attempt: Attempt, opts: SolveOptions, cut_off: bool) -> str:
+        if attempt.kind != "no_edits":
+            return attempt.feedback
+        errors = [e.removeprefix("- ") for e in attempt.feedback.splitlines() if e]
+        return render(
+            "no_edits",
+            fmt=opts.fmt,
+            errors=errors,
+            cut_off=cut_off,
+            limit=opts.reply_tokens,
+            protected=sorted(self.working.protected),
         )
 
+    # -- verifying, approving, keeping -------------------------------------------------------
+
     def _verify_and_decide(
-        self, opts: SolveOptions, iteration: int, changes: dict[str, bytes | None]
-    ) -> SolveResult | None:
+        self, opts: SolveOptions, iteration: int, changes: Changes, *, first: bool
+    ) -> SolveResult | Check | None:
+        """The kept change as a result; the failed check (rolled back, repair prompt queued);
+        or None when the user asked for another change."""
         txn = self.new_txn()
         txn.stage(changes)
         try:
             txn.write()
             self.bus.emit("txn.write", iteration=iteration, paths=sorted(changes))
-            check = self.checker.check(sorted(changes))
+            check = self.last_check = self.checker.check(sorted(changes))
             if not check.ok:
-                self.failed_changes = changes
-                txn.rollback()
-                self.bus.emit("txn.rollback", iteration=iteration, reason="gates failed")
-                failures = "\n".join([*self.pending_notes, check.summary])
-                self.pending_notes.clear()
-                repair = render("repair", task=opts.task, failures=failures, fmt=opts.fmt)
-                self.messages.append({"role": "user", "content": repair})
-                self.actions.append(
-                    {"iteration": iteration, "gates": "failed", "summary": check.summary}
-                )
-                self.on_step()
-                return None
-            decision, changes = self._approve(txn, iteration, changes)
+                self._reject(txn, opts, iteration, changes, check)
+                return check
+            decision, changes, check = self._approve(txn, iteration, changes, check)
             diff = self.working.diff()
             if decision != "apply":
                 txn.rollback()
@@ -232,11 +283,7 @@ class Solver:
                     return SolveResult("skipped", iteration, reason="skipped at approval")
                 self.working.reset()
                 self.messages.append(
-                    {
-                        "role": "user",
-                        "content": "The user rejected that change. "
-                        "Propose a different change for the same task: " + opts.task,
-                    }
+                    {"role": "user", "content": render("rejected", task=opts.task)}
                 )
                 return None
             interrupts.check()  # a stop whose KeyboardInterrupt was swallowed keeps nothing
@@ -248,11 +295,40 @@ class Solver:
         self.bus.emit("txn.commit", iteration=iteration, undo=undo_id, paths=sorted(changes))
         self.actions.append({"iteration": iteration, "gates": "passed", "undo": undo_id})
         self.on_step()
-        return SolveResult("solved", iteration, sorted(changes), diff, first_try=iteration == 1)
+        outcome: Outcome = "solved" if check.solved else "unverified"
+        return SolveResult(
+            outcome,
+            iteration,
+            sorted(changes),
+            diff,
+            first_try=iteration == 1 and first,
+            check=check,
+        )
+
+    def _reject(
+        self, txn: Txn, opts: SolveOptions, iteration: int, changes: Changes, check: Check
+    ) -> None:
+        self.rejected.append(changes)
+        txn.rollback()
+        why = "criterion not met" if check.gates_ok else "gates failed"
+        self.bus.emit("txn.rollback", iteration=iteration, reason=why)
+        failures = "\n".join([*self.pending_notes, check.summary])
+        self.pending_notes.clear()
+        repair = render(
+            "repair",
+            task=opts.task,
+            failures=failures,
+            fmt=opts.fmt,
+            done=opts.done,
+            criterion_failed=check.gates_ok,
+        )
+        self.messages.append({"role": "user", "content": repair})
+        self.actions.append({"iteration": iteration, "gates": why, "summary": check.summary})
+        self.on_step()
 
     def _approve(
-        self, txn: Txn, iteration: int, changes: dict[str, bytes | None]
-    ) -> tuple[Decision, dict[str, bytes | None]]:
+        self, txn: Txn, iteration: int, changes: Changes, check: Check
+    ) -> tuple[Decision, Changes, Check]:
         """Ask for approval; a change the user edits is written, re-verified and shown again
         (never committed unverified). The edited diff goes to the run record either way."""
         problems = ""
@@ -261,14 +337,14 @@ class Solver:
             if decision != "edited":
                 if problems and decision == "apply":
                     decision = "skip"  # never apply a change that fails the gates
-                return decision, changes
+                return decision, changes, check
             self.working.absorb(sorted(changes))
             changes = self.working.changes()
             if not changes:
-                return "skip", changes  # the user undid the whole change
+                return "skip", changes, check  # the user undid the whole change
             txn.stage(changes)
             txn.write()
-            check = self.checker.check(sorted(changes))
+            check = self.last_check = self.checker.check(sorted(changes))
             problems = "" if check.ok else check.summary
             self.bus.emit(
                 "approval.edited",

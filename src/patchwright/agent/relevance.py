@@ -40,13 +40,17 @@ def mentioned_files(task: str, paths: Sequence[str]) -> list[str]:
     for path in paths:
         by_name.setdefault(PurePosixPath(path).name, []).append(path)
     for path in sorted(paths, key=len, reverse=True):
-        if path in task and path not in found:
+        if path not in found and re.search(_named(path), task):
             found.append(path)
     for name, candidates in by_name.items():
-        pattern = rf"(?<![\w/.-]){re.escape(name)}(?![\w-])"
-        if len(candidates) == 1 and candidates[0] not in found and re.search(pattern, task):
+        if len(candidates) == 1 and candidates[0] not in found and re.search(_named(name), task):
             found.append(candidates[0])
     return found
+
+
+def _named(path: str) -> str:
+    """``path`` as a whole word: ``main.py`` is not named by ``test_main.py``."""
+    return rf"(?:(?<![\w/.-])|(?<=\./)){re.escape(path)}(?![\w-])"
 
 
 def rank_files(task: str, texts: Mapping[str, str]) -> list[tuple[str, float]]:
@@ -72,3 +76,25 @@ def rank_files(task: str, texts: Mapping[str, str]) -> list[tuple[str, float]]:
             scores.append((path, score / (1 + math.log(1 + len(text) / 4000))))
     scores.sort(key=lambda item: (-item[1], item[0]))
     return scores
+
+
+_IMPORT = re.compile(r"^\s*(?:from\s+([\w.]+)\s+import|import\s+([\w., ]+))", re.M)
+
+
+def imported_files(text: str, paths: Sequence[str]) -> list[str]:
+    """Repository files a Python source imports (``from pkg.mod import x`` → ``pkg/mod.py``
+    or ``pkg/mod/__init__.py``, found at any depth so ``src/`` layouts resolve too)."""
+    modules: list[str] = []
+    for source, names in _IMPORT.findall(text):
+        for module in [source] if source else names.split(","):
+            module = module.strip().split(" ")[0].lstrip(".")
+            if module and module not in modules:
+                modules.append(module)
+    found: list[str] = []
+    for module in modules:
+        base = module.replace(".", "/")
+        for suffix in (f"{base}.py", f"{base}/__init__.py"):
+            hits = [p for p in paths if p == suffix or p.endswith("/" + suffix)]
+            if len(hits) == 1 and hits[0] not in found:
+                found.append(hits[0])
+    return found

@@ -11,6 +11,7 @@ import dataclasses
 import difflib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Literal
 
 from patchwright.edits import (
     Edit,
@@ -27,13 +28,16 @@ Reader = Callable[[str], TextFile | None]
 Confiner = Callable[[str], None]
 
 
+AttemptKind = Literal["applied", "no_edits", "failed", "unchanged", "repeated"]
+
+
 @dataclass
 class Attempt:
     """What became of one reply: ``applied`` paths, or the message to send back."""
 
     applied: list[str] = field(default_factory=list)
     feedback: str = ""
-    kind: str = "applied"  # applied | no_edits | failed
+    kind: AttemptKind = "applied"
     outcome: Outcome | None = None
     notes: list[str] = field(default_factory=list)
 
@@ -81,9 +85,15 @@ class WorkingCopy:
 
     def apply_reply(self, reply: str) -> Attempt:
         parsed = parse_reply(reply, known_files=self._repo_files, shown=self._shown_texts())
+        errors = "\n".join(f"- {e}" for e in parsed.errors)
         if not parsed.edits:
-            errors = "\n".join(f"- {e}" for e in parsed.errors)
             return Attempt(kind="no_edits", feedback=errors)
+        if parsed.errors:  # a reply applies whole or not at all: no block is silently dropped
+            return Attempt(
+                kind="failed",
+                feedback=f"Some edit blocks could not be read, so nothing was applied:\n{errors}\n"
+                "Send all the edits again.",
+            )
         try:
             edits = self._resolve(parsed.edits)
         except (EditError, OSError, ValueError) as exc:
@@ -154,3 +164,10 @@ class WorkingCopy:
 
     def reset(self) -> None:
         self.current.clear()
+
+    def snapshot(self) -> dict[str, str | None]:
+        """The in-memory state, to try another candidate reply from the same starting point."""
+        return dict(self.current)
+
+    def restore(self, state: dict[str, str | None]) -> None:
+        self.current = dict(state)

@@ -26,8 +26,14 @@ def register(app: typer.Typer) -> None:
         test_cmd: str | None = typer.Option(
             None, "--test-cmd", help="Test command (default: detected)."
         ),
+        done_when: list[str] = typer.Option(
+            [], "--done-when", help="A command that must exit 0 for the task to be done (repeatable)."
+        ),
         max_iter: int | None = typer.Option(
             None, "--max-iter", min=1, help="Iterations (default 4)."
+        ),
+        candidates: str = typer.Option(
+            "auto", "--candidates", help="Replies sampled per iteration, best kept: N or auto."
         ),
         edit_format: str | None = typer.Option(
             None, "--edit-format", help="auto|diff|whole|udiff."
@@ -67,8 +73,10 @@ def register(app: typer.Typer) -> None:
             repo=repo,
             model=model,
             test_cmd=test_cmd,
+            done_when=done_when,
             test_timeout=test_timeout,
             max_iter=max_iter,
+            candidates=candidates,
             edit_format=edit_format,
             include=include,
             branch=branch,

@@ -8,6 +8,7 @@ Paths are kept as written; ``resolve_path`` maps them onto the repository later.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -239,7 +240,7 @@ def parse_reply(
             continue
         owner = known_files[0] if len(known_files) == 1 else owner_of_search(edit, shown)
         if owner:
-            edits.append(Edit(owner, edit.kind, edit.search, edit.replace, edit.fmt))
+            edits.append(dataclasses.replace(edit, path=owner))
             if len(known_files) != 1:
                 notes.append(f"edit block {n} named no file; applied to {owner}, the only "
                              "shown file containing its SEARCH text")  # fmt: skip

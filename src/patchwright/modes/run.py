@@ -1,5 +1,5 @@
-"""``patchwright run``: one task, end to end — context, reply, edits, gates, repair, commit —
-or the repository left exactly as it was."""
+"""``patchwright run``: one task, end to end — the definition of done, context, reply, edits,
+gates, repair, commit — or the repository left exactly as it was."""
 
 from __future__ import annotations
 
@@ -7,39 +7,47 @@ import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any, Literal
 
 from rich.console import Console
 
 from patchwright import interrupts
+from patchwright.agent.checker import GateChecker
 from patchwright.agent.commit_message import write_commit_message
 from patchwright.agent.context import ContextRequest, approx_tokens, build_context
-from patchwright.agent.edit_format import choose_format
-from patchwright.agent.loop import SolveOptions, Solver
+from patchwright.agent.criterion import Criterion, baseline_report, decide
+from patchwright.agent.edit_format import choose_format, is_small_model
+from patchwright.agent.loop import SolveOptions, Solver, SolveResult
 from patchwright.agent.prompts import render
 from patchwright.agent.record import RunRecord
+from patchwright.agent.related_tests import is_test_path
 from patchwright.agent.relevance import mentioned_files
+from patchwright.agent.session import Session
 from patchwright.agent.working_copy import WorkingCopy
-from patchwright.events import Event, EventBus
-from patchwright.llm import Model
+from patchwright.config import Settings, load_settings
+from patchwright.events import EventBus
+from patchwright.llm import CapExceeded, Model
 from patchwright.modes.approval import make_approver
-from patchwright.modes.checker import GateChecker, target_tests
-from patchwright.modes.setup import RunError, Workspace, open_workspace, read_repo_texts
-from patchwright.sandbox import Sandbox
-from patchwright.verify import take_baseline
+from patchwright.modes.setup import RunError, Workspace, open_session, open_workspace
+from patchwright.verify import Baseline, take_baseline
 from patchwright.workspace.transaction import Transaction, undo
 
-Outcome = Literal["solved", "failed", "error", "interrupted"]
+Outcome = Literal["solved", "unverified", "failed", "error", "interrupted"]
+# Candidates per iteration for small local models when --candidates is "auto" (measured:
+# see benchmarks/tasks and the README); network models get one.
+AUTO_CANDIDATES_LOCAL = 1
 
 
 @dataclass
 class RunOptions:
     repo: Path
     task: str
-    model: str = "local:qwen2.5-coder-1.5b"
+    model: str | None = None
     test_cmd: str | None = None
+    done_when: list[str] = field(default_factory=list)
     max_iter: int = 4
+    candidates: int | None = None  # None: auto
     edit_format: str = "auto"
     include: list[str] = field(default_factory=list)
     branch: bool = False
@@ -50,9 +58,6 @@ class RunOptions:
     push: bool = False
     pr: bool = False
     record: Path | None = None
-    fallback: list[str] = field(default_factory=list)
-    max_cost: float | None = None
-    context_tokens: int | None = None
     test_timeout: float = 180.0
 
 
@@ -73,6 +78,10 @@ class RunSummary:
     edit_format: str = ""
     notes: list[str] = field(default_factory=list)
     gates: dict[str, str] = field(default_factory=dict)
+    criterion: dict[str, Any] = field(default_factory=dict)
+    retries: int = 0
+    calls: int = 0
+    candidates: int = 1
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -80,30 +89,22 @@ class RunSummary:
             "iterations": self.iterations,
             "files_changed": self.files_changed,
             "commit": self.commit,
+            "criterion": self.criterion,
             "usage": {
                 "prompt_tokens": self.prompt_tokens,
                 "completion_tokens": self.completion_tokens,
             },
             "cost": round(self.cost, 6),
             "seconds": round(self.seconds, 3),
+            "calls": self.calls,
+            "retries": self.retries,
+            "candidates": self.candidates,
+            "reason": self.reason,
             "run_id": self.run_id,
         }
 
 
-class _Usage:
-    def __init__(self, summary: RunSummary) -> None:
-        self.summary = summary
-
-    def __call__(self, event: Event) -> None:
-        if event.kind == "model.reply":
-            self.summary.prompt_tokens += int(event.data.get("prompt_tokens") or 0)
-            self.summary.completion_tokens += int(event.data.get("completion_tokens") or 0)
-            self.summary.cost += float(event.data.get("cost") or 0.0)
-
-
-def _context_budget(model: Model, opts: RunOptions, reply_tokens: int) -> int:
-    if opts.context_tokens:
-        return opts.context_tokens
+def _context_budget(model: Model, reply_tokens: int) -> int:
     window = max(model.context_window, 4096)
     budget = int(window * 0.6) - reply_tokens
     if model.name.startswith("local:"):
@@ -111,35 +112,78 @@ def _context_budget(model: Model, opts: RunOptions, reply_tokens: int) -> int:
     return max(1000, min(budget, 24000))
 
 
-def _solve(
-    ws: Workspace, opts: RunOptions, bus: EventBus, console: Console, record: RunRecord
-) -> tuple[Solver, Any, str]:
-    sandbox = Sandbox(ws.root)
+def candidates_for(requested: int | None, model_name: str) -> int:
+    """``--candidates``: as asked, or (auto) the measured best for small local models."""
+    if requested is not None:
+        return max(1, requested)
+    return AUTO_CANDIDATES_LOCAL if is_small_model(model_name) else 1
+
+
+def _done_when_baseline(session: Session, commands: Sequence[str]) -> str:
+    """How each ``--done-when`` command fails before any change (what done must fix)."""
+    parts = []
+    for cmd in commands:
+        result = session.sandbox.run(cmd, cwd=session.root, timeout=session.command_timeout)
+        if result.exit_code != 0:
+            output = (result.stdout + "\n" + result.stderr).strip()
+            parts.append(f"`{cmd}` exits {result.exit_code}:\n{output[-1500:]}")
+    return "\n\n".join(parts)
+
+
+@dataclass
+class _Plan:
+    """A run made ready: the solver, its options and what the run reports up front."""
+
+    solver: Solver
+    options: SolveOptions
+    fmt: str
+    criterion: Criterion
+
+
+def _plan(
+    session: Session, ws: Workspace, opts: RunOptions, console: Console, record: RunRecord
+) -> _Plan:
+    bus = session.bus
     bus.emit("baseline.start")
-    baseline = take_baseline(ws.root, sandbox, test_cmd=ws.test_cmd, test_timeout=opts.test_timeout)
-    bus.emit("baseline.done", failing=len(ws.baseline_failures(baseline)))
-    texts = read_repo_texts(ws.root)
-    reply_tokens = 2048
-    req = ContextRequest(
-        task=opts.task,
-        texts=texts,
-        budget_tokens=_context_budget(ws.model, opts, reply_tokens),
-        include=opts.include,
-        failure_output=ws.failure_output(baseline),
-        index_ranked=ws.index_ranked(opts.task),
-        repo_map=ws.repo_map(opts.task),
+    baseline = take_baseline(
+        ws.root, session.sandbox, test_cmd=ws.test_cmd, test_timeout=opts.test_timeout
     )
-    ctx = build_context(ws.root, req)
-    fmt = choose_format(opts.edit_format, ws.model.name, [t.count("\n") for t in ctx_texts(ctx)])
+    texts = session.read_texts()
+    criterion = decide(
+        baseline, opts.task, texts, user_test_cmd=opts.test_cmd, done_when=opts.done_when
+    )
+    bus.emit("baseline.done", failing=len(baseline.failing_tests))
+    bus.emit("criterion.decided", **criterion.to_json())
+    failures = baseline_report(criterion, baseline, _done_when_baseline(session, opts.done_when))
+    reply_tokens = 2048
+    ctx = build_context(
+        ws.root,
+        ContextRequest(
+            task=opts.task,
+            texts=texts,
+            budget_tokens=_context_budget(ws.model, reply_tokens),
+            include=opts.include,
+            failure_output=failures,
+            index_ranked=ws.index_ranked(opts.task),
+            repo_map=ws.repo_map(opts.task),
+        ),
+    )
+    fmt = choose_format(opts.edit_format, ws.model.name, [f.text.count("\n") for f in ctx.files])
     bus.emit("context.built", files=ctx.paths, omitted=ctx.omitted, tokens=ctx.tokens, fmt=fmt)
-    targets = target_tests(baseline, opts.task)
-    protected = _protected_tests(baseline, targets, opts.task, sorted(texts))
+    protected = _protected_tests(baseline, criterion, opts.task, sorted(texts))
     working = WorkingCopy(sorted(texts), ws.read_file, ws.confine, protected, ctx.paths)
     solver = Solver(
         model=ws.model,
         working=working,
         checker=GateChecker(
-            ws.root, sandbox, baseline, bus, ws.test_cmd, targets, opts.test_timeout
+            ws.root,
+            session.sandbox,
+            baseline,
+            bus,
+            criterion,
+            ws.test_cmd,
+            opts.test_timeout,
+            session.command_timeout,
         ),
         new_txn=lambda: Transaction(ws.root),
         bus=bus,
@@ -153,6 +197,7 @@ def _solve(
         on_token=ws.on_token,
     )
     solver.on_step = lambda: record.write_trajectory(list(solver.messages), solver.actions)  # type: ignore[arg-type]
+    unrelated = list(criterion.unrelated)
     solver.messages.extend(
         [
             {"role": "system", "content": render("system", fmt=fmt)},
@@ -167,15 +212,23 @@ def _solve(
                     memory=ctx.memory,
                     memory_sources=ctx.memory_sources,
                     repo_map=ctx.repo_map,
-                    failures=ws.failure_output(baseline)[-3000:],
+                    failures=failures,
+                    unrelated=unrelated[:10],
                     readonly=[p for p in protected if p not in ctx.paths],
                     fmt=fmt,
                 ),
             },
         ]
     )
-    budget = _reply_budget(fmt, [f.text for f in ctx.files if f.path not in protected])
-    return solver, SolveOptions(opts.task, fmt, opts.max_iter, reply_tokens=budget), fmt
+    options = SolveOptions(
+        opts.task,
+        fmt,
+        opts.max_iter,
+        reply_tokens=_reply_budget(fmt, [f.text for f in ctx.files if f.path not in protected]),
+        candidates=candidates_for(opts.candidates, ws.model.name),
+        done=criterion.describe() if criterion.defined else "",
+    )
+    return _Plan(solver, options, fmt, criterion)
 
 
 _CHANGE_TESTS = re.compile(
@@ -196,51 +249,26 @@ def _reply_budget(fmt: str, editable_texts: list[str], cap: int = 2048) -> int:
 
 
 def _protected_tests(
-    baseline: Any, targets: set[str], task: str, paths: Sequence[str] = ()
+    baseline: Baseline, criterion: Criterion, task: str, paths: Sequence[str] = ()
 ) -> list[str]:
-    """Files of the target tests, and test files the task names: read-only unless the task
-    asks to change tests (a model must not make a check pass by rewriting the check)."""
+    """Files of the tests the criterion requires, test files the task names, and files the
+    criterion's commands name: read-only unless the task asks to change tests (a model must
+    not make a check pass by rewriting the check)."""
     if _CHANGE_TESTS.search(task):
         return []
     cases = baseline.tests.cases if baseline.tests else {}
-    files = {cases[t].path for t in targets if t in cases and cases[t].path}
-    files.update(p for p in mentioned_files(task, paths) if is_test_file(p))
+    required = baseline.failing_tests if criterion.test_cmd else criterion.targets
+    files = {cases[t].path for t in required if t in cases and cases[t].path}
+    files.update(p for p in mentioned_files(task, paths) if is_test_path(p))
+    commands = " ".join(c for c in (criterion.test_cmd, *criterion.done_when) if c)
+    files.update(mentioned_files(commands, paths))
     return sorted(files)
 
 
-def is_test_file(path: str) -> bool:
-    parts = PurePosixPath(path).parts
-    name = parts[-1] if parts else ""
-    return (
-        name.startswith("test_")
-        or name.endswith(("_test.py", ".test.js", ".test.ts", ".spec.js", ".spec.ts"))
-        or any(part in ("test", "tests", "spec") for part in parts[:-1])
-    )
-
-
-def _gate_statuses(checker: Any) -> dict[str, str]:
-    last = getattr(checker, "last", None)
-    return {r.name: r.status for r in getattr(last, "results", [])}
-
-
-def _unverified(checker: Any) -> list[str]:
-    """Say so when a solution was not proved by tests: "solved" must not overclaim."""
-    last = getattr(checker, "last", None)
-    tests = next((r for r in getattr(last, "results", []) if r.name == "tests"), None)
-    if tests is None or tests.status != "skipped":
-        return []
-    return [
-        f"no tests ran ({tests.reason}); the change passed the syntax and lint gates only, "
-        "so review it (or pass --test-cmd) before relying on it"
-    ]
-
-
-def ctx_texts(ctx: Any) -> list[str]:
-    return [f.text for f in ctx.files]
-
-
-def _keep(ws: Workspace, opts: RunOptions, result: Any, summary: RunSummary, bus: EventBus) -> None:
-    """Commit the verified change (the model writes the message) and publish it. A stop
+def _keep(
+    ws: Workspace, opts: RunOptions, result: SolveResult, summary: RunSummary, bus: EventBus
+) -> None:
+    """Commit the kept change (the model writes the message) and publish it. A stop
     before the commit lands undoes the change, so "interrupted" always means "as it was"."""
     try:
         interrupts.check()
@@ -265,45 +293,72 @@ def _keep(ws: Workspace, opts: RunOptions, result: Any, summary: RunSummary, bus
         raise
 
 
+def _solve(
+    session: Session, ws: Workspace, opts: RunOptions, console: Console, summary: RunSummary,
+    record: RunRecord,
+) -> None:  # fmt: skip
+    plan = _plan(session, ws, opts, console, record)
+    summary.edit_format, summary.candidates = plan.fmt, plan.options.candidates
+    summary.criterion = plan.criterion.to_json()
+    summary.notes.extend(plan.criterion.notes)
+    result = plan.solver.solve(plan.options)
+    summary.iterations, summary.reason = result.iterations, result.reason
+    summary.first_try, summary.retries = result.first_try, result.retries
+    if result.check is not None:
+        summary.gates = result.check.gate_statuses
+        if result.check.verdict is not None:
+            summary.criterion.update(result.check.verdict.to_json())
+    if result.outcome in ("solved", "unverified"):
+        note = result.check.unproved_note() if result.check else None
+        summary.notes.extend([note] if note else [])
+        _keep(ws, opts, result, summary, session.bus)
+        summary.outcome = result.outcome
+
+
 def run_task(
-    opts: RunOptions, *, bus: EventBus, console: Console, on_token: Any = None
+    opts: RunOptions,
+    *,
+    bus: EventBus,
+    console: Console,
+    on_token: Any = None,
+    settings: Settings | None = None,
 ) -> RunSummary:
     """Run one task; raises :class:`RunError` for usage/configuration problems (exit 2)."""
     started = time.monotonic()
-    ws = open_workspace(opts, bus, on_token)
+    root = opts.repo.expanduser().resolve()
+    session = open_session(opts, settings or load_settings(root if root.is_dir() else None), bus)
+    ws = open_workspace(session, opts, on_token)
     record = RunRecord(ws.root, redact=ws.redact)
     summary = RunSummary("failed", record.run_id)
     bus.subscribe(record.on_event)
-    bus.subscribe(_Usage(summary))
+    session.start_task()
     bus.emit("run.start", run_id=record.run_id, task=opts.task, model=ws.model.name)
     try:
-        solver, solve_opts, summary.edit_format = _solve(ws, opts, bus, console, record)
-        result = solver.solve(solve_opts)
-        summary.iterations, summary.reason = result.iterations, result.reason
-        summary.first_try = result.first_try
-        if result.outcome == "solved":
-            summary.notes.extend(_unverified(solver.checker))
-            summary.gates = _gate_statuses(solver.checker)
-            _keep(ws, opts, result, summary, bus)
-            summary.outcome = "solved"
+        _solve(session, ws, opts, console, summary, record)
     except KeyboardInterrupt as stop:
         by = f"stopped by {stop.args[0]}" if stop.args else "interrupted by the user"
         kept = f" after committing {summary.commit[:12]}" if summary.commit else ""
         summary.outcome = "interrupted"
         summary.reason = f"{by}{kept}; " + ("not pushed" if kept else "repository restored")
+    except CapExceeded as exc:  # checked before each call: nothing is half-written
+        summary.outcome, summary.reason = "failed", f"{exc.cap} cap reached: {exc}"
     except RunError:
         raise
     except Exception as exc:  # a crash must still leave a record and a restored repo
         summary.outcome, summary.reason = "error", f"{type(exc).__name__}: {exc}"
     finally:
+        usage = session.usage
+        summary.prompt_tokens = usage.usage.prompt_tokens
+        summary.completion_tokens = usage.usage.completion_tokens
+        summary.cost, summary.calls = usage.cost, usage.calls
         summary.seconds = time.monotonic() - started
-        bus.emit("run.end", **summary.to_json(), reason=summary.reason, notes=summary.notes)
+        bus.emit("run.end", **summary.to_json(), notes=summary.notes)
         record.write_summary(
             {
                 **summary.to_json(),
-                "reason": summary.reason,
                 "diff": summary.diff,
                 "edit_format": summary.edit_format,
+                "first_try": summary.first_try,
                 "notes": summary.notes,
                 "gates": summary.gates,
                 "task": opts.task,

@@ -10,25 +10,27 @@ from typing import Any
 from rich.console import Console
 from rich.syntax import Syntax
 
-from patchwright.config import ConfigError, load_settings
-from patchwright.events import EventBus
+from patchwright.config import ConfigError, Settings, load_settings
+from patchwright.events import Event, EventBus
 from patchwright.interrupts import stop_on_signals
 from patchwright.modes.approval import ApprovalUnavailable, check_can_approve
 from patchwright.modes.progress import Progress
 from patchwright.modes.run import RunOptions, RunSummary, run_task
 from patchwright.modes.setup import RunError
 
-EXIT = {"solved": 0, "failed": 1, "error": 1, "interrupted": 3}
+EXIT = {"solved": 0, "failed": 1, "error": 1, "interrupted": 3, "unverified": 4}
 
 
-def _options(task: str, repo: Path, flags: dict[str, Any]) -> RunOptions:
-    settings = load_settings(repo.resolve() if repo.is_dir() else None)
+def _options(task: str, repo: Path, settings: Settings, flags: dict[str, Any]) -> RunOptions:
+    candidates = flags.get("candidates") or "auto"
     return RunOptions(
         repo=repo,
         task=task,
-        model=flags["model"] or settings.model.name,
+        model=flags["model"],
         test_cmd=flags["test_cmd"] or settings.run.test_cmd,
+        done_when=list(flags.get("done_when") or []),
         max_iter=flags["max_iter"] or settings.run.max_iter,
+        candidates=None if candidates == "auto" else _positive(candidates, "--candidates"),
         edit_format=flags["edit_format"] or settings.run.edit_format,
         include=list(flags["include"]),
         branch=flags["branch"] or settings.run.branch,
@@ -39,16 +41,39 @@ def _options(task: str, repo: Path, flags: dict[str, Any]) -> RunOptions:
         push=flags["push"],
         pr=flags["pr"],
         record=flags["record"],
-        fallback=list(settings.model.fallback),
-        max_cost=settings.model.max_cost,
         test_timeout=flags["test_timeout"] or 180.0,
     )
 
 
+def _positive(value: str, flag: str) -> int:
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise RunError(f"{flag} {value}: give a positive number or auto")
+    return number
+
+
+class _Criterion:
+    """Prints what "done" means as soon as it is decided, before the first edit."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def __call__(self, event: Event) -> None:
+        if event.kind == "criterion.decided":
+            self.console.print(f"[bold]done when:[/] {event.data.get('description', '')}")
+            for note in event.data.get("notes") or []:
+                self.console.print(f"[dim]note: {note}[/]")
+
+
 def _report(console: Console, summary: RunSummary) -> None:
-    if summary.diff and summary.outcome == "solved":
+    if summary.diff and summary.outcome in ("solved", "unverified"):
         console.print(Syntax(summary.diff, "diff", theme="ansi_dark", word_wrap=True))
-    colour = {"solved": "green", "interrupted": "yellow"}.get(summary.outcome, "red")
+    colour = {"solved": "green", "interrupted": "yellow", "unverified": "yellow"}.get(
+        summary.outcome, "red"
+    )
     console.print(
         f"[bold {colour}]{summary.outcome}[/] in {summary.iterations} iteration(s), "
         f"{summary.seconds:.1f}s, {summary.prompt_tokens}+{summary.completion_tokens} tokens"
@@ -56,7 +81,7 @@ def _report(console: Console, summary: RunSummary) -> None:
     )
     if summary.commit:
         console.print(f"committed {summary.commit[:12]}: {', '.join(summary.files_changed)}")
-    elif summary.outcome == "solved":
+    elif summary.outcome in ("solved", "unverified"):
         console.print(f"changed (not committed): {', '.join(summary.files_changed)}")
     else:
         console.print(f"{summary.reason or 'not solved'}; the repository is as it was.")
@@ -70,15 +95,20 @@ def execute(task: str, *, repo: Path, as_json: bool, quiet: bool, **flags: Any) 
     console = Console(stderr=as_json, quiet=as_json)
     err = Console(stderr=True)
     try:
-        opts = _options(task, repo, flags)
+        settings = load_settings(repo.resolve() if repo.is_dir() else None)
+        opts = _options(task, repo, settings, flags)
         check_can_approve(opts.yes, opts.approve_timeout)
         bus = EventBus()
+        if not (quiet or as_json):
+            bus.subscribe(_Criterion(err))
         with (
             stop_on_signals(),
             Progress(Console(stderr=True), enabled=not (quiet or as_json)) as progress,
         ):
             bus.subscribe(progress.on_event)
-            summary = run_task(opts, bus=bus, console=console, on_token=progress.on_token)
+            summary = run_task(
+                opts, bus=bus, console=console, on_token=progress.on_token, settings=settings
+            )
     except (RunError, ConfigError, ApprovalUnavailable) as exc:
         if as_json:
             print(json.dumps({"outcome": "error", "error": str(exc)}))

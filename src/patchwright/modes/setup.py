@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from patchwright.agent.session import Session
+from patchwright.config import Settings
 from patchwright.events import EventBus
-from patchwright.llm import Model, ModelError, make_model, redact
-from patchwright.verify import Baseline, detect_test_command
-from patchwright.workspace.errors import BinaryFileError
-from patchwright.workspace.files import list_files
+from patchwright.llm import Model, ModelError, redact
+from patchwright.verify import detect_test_command
 from patchwright.workspace.git import GitError, GitRepo
 from patchwright.workspace.paths import confine
 from patchwright.workspace.textfile import TextFile, read_text_file
@@ -50,14 +50,6 @@ class Workspace:
     @staticmethod
     def redact(text: str) -> str:
         return redact(text)
-
-    @staticmethod
-    def failure_output(baseline: Baseline) -> str:
-        return baseline.failure_output
-
-    @staticmethod
-    def baseline_failures(baseline: Baseline) -> list[str]:
-        return sorted(baseline.failing_tests)
 
     def _index(self) -> Any:
         """The code index, refreshed once per run, when the user has built one."""
@@ -154,7 +146,8 @@ def _open_git(
     return repo, dirty, branch
 
 
-def open_workspace(opts: RunOptions, bus: EventBus, on_token: Any = None) -> Workspace:
+def open_session(opts: RunOptions, settings: Settings, bus: EventBus) -> Session:
+    """The session for the run's repository, after recovering any interrupted transaction."""
     root = opts.repo.expanduser().resolve()
     if not root.is_dir():
         raise RunError(f"--repo {opts.repo}: not a directory")
@@ -162,25 +155,16 @@ def open_workspace(opts: RunOptions, bus: EventBus, on_token: Any = None) -> Wor
     if recovered:
         bus.emit("txn.recovered", transactions=recovered)
     try:
-        git, dirty, base = _open_git(root, opts, bus)
-    except GitError as exc:
-        raise RunError(str(exc)) from exc
-    try:
-        model = make_model(opts.model, fallback=opts.fallback, record=opts.record)
+        return Session(settings, root, model=opts.model, record=opts.record, bus=bus)
     except ModelError as exc:
         raise RunError(str(exc)) from exc
+
+
+def open_workspace(session: Session, opts: RunOptions, on_token: Any = None) -> Workspace:
+    root = session.root
+    try:
+        git, dirty, base = _open_git(root, opts, session.bus)
+    except GitError as exc:
+        raise RunError(str(exc)) from exc
     test_cmd = opts.test_cmd or detect_test_command(root)
-    return Workspace(root, model, git, test_cmd, on_token, dirty, base)
-
-
-def read_repo_texts(root: Path, *, max_file_bytes: int = 512 * 1024) -> dict[str, str]:
-    """Readable text files of the repository (binary and over-size files left out)."""
-    texts: dict[str, str] = {}
-    for entry in list_files(root, max_file_bytes=max_file_bytes):
-        if entry.binary or entry.too_large:
-            continue
-        try:
-            texts[entry.path] = read_text_file(root / entry.path).text
-        except (BinaryFileError, OSError, UnicodeError):
-            continue
-    return texts
+    return Workspace(root, session.model, git, test_cmd, on_token, dirty, base)

@@ -1,0 +1,115 @@
+"""The gates and the definition of done, run on a written change: the loop's ``Checker``.
+
+The gates fail only on *new* problems (regressions). When they pass, the criterion judges
+whether the task is done, reading the same test run the tests gate made (the suite runs once
+per check) and running the ``--done-when`` commands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from patchwright.agent.criterion import Criterion, Verdict, evaluate
+from patchwright.events import EventBus
+from patchwright.sandbox import Sandbox
+from patchwright.verify import Baseline, GateResult, run_gates, summarize_failures
+from patchwright.verify.tools import tail
+
+
+@dataclass
+class Check:
+    """The gates' results and, when they passed, the criterion's verdict (None: no check
+    applied to this change, so it can only be unverified)."""
+
+    results: list[GateResult] = field(default_factory=list)
+    verdict: Verdict | None = None
+
+    @property
+    def gates_ok(self) -> bool:
+        return all(r.ok for r in self.results)
+
+    @property
+    def ok(self) -> bool:
+        """Worth keeping: no regression, and the criterion met where one applies."""
+        return self.gates_ok and (self.verdict is None or self.verdict.met)
+
+    @property
+    def solved(self) -> bool:
+        """Kept *and* proved: a criterion applied and was met."""
+        return self.ok and self.verdict is not None
+
+    @property
+    def summary(self) -> str:
+        parts = [] if self.gates_ok else [summarize_failures(self.results)]
+        if self.verdict is not None and not self.verdict.met:
+            parts.append(self.verdict.report)
+        return "\n\n".join(p for p in parts if p.strip())
+
+    @property
+    def gate_statuses(self) -> dict[str, str]:
+        return {r.name: r.status for r in self.results}
+
+    def unproved_note(self) -> str | None:
+        """Says what a change with no verdict was checked by, so unverified never overclaims."""
+        if self.verdict is not None:
+            return None
+        tests = next((r for r in self.results if r.name == "tests"), None)
+        why = f" ({tests.reason})" if tests is not None and tests.reason else ""
+        ran = [r.name for r in self.results if r.status == "passed"]
+        return (
+            f"unverified: no check could prove the task done{why}; the change passed "
+            f"{', '.join(ran) or 'no'} gate(s) only — review it, or pass --test-cmd / "
+            "--done-when to say what done means"
+        )
+
+
+@dataclass
+class GateChecker:
+    root: Path
+    sandbox: Sandbox
+    baseline: Baseline
+    bus: EventBus
+    criterion: Criterion
+    test_cmd: str | None = None
+    test_timeout: float = 180.0
+    command_timeout: float = 300.0
+    last: Check = field(default_factory=Check)
+
+    def check(self, touched: Sequence[str]) -> Check:
+        results = run_gates(
+            self.root,
+            self.sandbox,
+            self.baseline,
+            touched=list(touched),
+            test_cmd=self.test_cmd,
+            test_timeout=self.test_timeout,
+        )
+        for r in results:
+            self.bus.emit(
+                "gate.result",
+                gate=r.name,
+                status=r.status,
+                new_problems=len(r.new_problems),
+                fixed_problems=len(r.fixed_problems),
+                seconds=round(r.seconds, 3),
+                reason=r.reason,
+            )
+        check = Check(results)
+        if check.gates_ok:
+            tests = next((r for r in results if r.name == "tests"), None)
+            run = tests.test_run if tests is not None else None
+            check.verdict = evaluate(self.criterion, run, touched, self.run_command)
+            if check.verdict is not None:
+                self.bus.emit("criterion.result", **check.verdict.to_json())
+        self.last = check
+        return check
+
+    def run_command(self, cmd: str) -> tuple[int | None, str]:
+        """A ``--done-when`` command in the sandbox: (exit code, output)."""
+        result = self.sandbox.run(cmd, cwd=self.root, timeout=self.command_timeout)
+        output = (result.stdout + ("\n" + result.stderr if result.stderr else "")).strip()
+        if result.timed_out:
+            return None, f"timed out after {self.command_timeout:.0f}s\n{tail(output)}"
+        return result.exit_code, output

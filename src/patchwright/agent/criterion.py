@@ -1,0 +1,242 @@
+"""What "done" means for a task — decided before the first edit — and whether a change meets it.
+
+The gates ask "did anything get worse?"; the criterion asks "is the task done?". In order:
+
+* the user's test command (``--test-cmd`` or ``[run] test_cmd``) must exit 0, as Aider and
+  SWE-agent treat it; per-test outcomes, where the runner gives them, say what still fails;
+* otherwise, with a detected runner that reports per-test outcomes, the **targets** — the
+  baseline-failing tests related to the task (``related_tests``), plus any failing test whose
+  traceback runs through a file the change touches — must pass;
+* every ``--done-when`` command must exit 0, in addition to the above.
+
+With none of these the criterion is undefined and a change that passes the gates is
+``unverified``, never ``solved``. Baseline failures that are not targets are reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from patchwright.agent.related_tests import is_test_path, related_tests, traced_files
+from patchwright.agent.relevance import mentioned_files
+from patchwright.verify import Baseline
+from patchwright.verify.summary import describe_tests
+from patchwright.verify.testrun import TestRun
+from patchwright.verify.tools import tail
+
+RunCommand = Callable[[str], tuple[int | None, str]]  # command -> (exit code, output)
+REPORT_CHARS = 2500
+
+
+@dataclass(frozen=True)
+class Criterion:
+    """The definition of done for one task (see the module docstring)."""
+
+    test_cmd: str | None = None
+    targets: frozenset[str] = frozenset()
+    target_files: frozenset[str] = frozenset()  # test files whose every test must pass
+    done_when: tuple[str, ...] = ()
+    unrelated: tuple[str, ...] = ()
+    traced: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+    @property
+    def defined(self) -> bool:
+        """True when a check is known before the first edit (a change that touches a file
+        some failing test runs through may still add targets; see ``targets_for``)."""
+        return bool(self.test_cmd or self.targets or self.target_files or self.done_when)
+
+    def targets_for(self, touched: Collection[str]) -> frozenset[str]:
+        """The targets plus failing tests whose traceback runs through a touched file."""
+        if self.test_cmd:
+            return frozenset()
+        through = {t for t, files in self.traced.items() if files & set(touched)}
+        return self.targets | through
+
+    def describe(self) -> str:
+        parts: list[str] = []
+        if self.test_cmd:
+            parts.append(f"`{self.test_cmd}` exits 0")
+        elif self.targets:
+            names = ", ".join(sorted(self.targets)[:5])
+            more = f" and {len(self.targets) - 5} more" if len(self.targets) > 5 else ""
+            parts.append(f"the failing test(s) of the task pass: {names}{more}")
+        elif self.target_files:
+            parts.append(f"every test in {', '.join(sorted(self.target_files))} passes")
+        parts.extend(f"`{cmd}` exits 0" for cmd in self.done_when)
+        if not parts:
+            return "none: nothing can prove this task done, so a change will be unverified"
+        return "; ".join(parts)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "defined": self.defined,
+            "description": self.describe(),
+            "test_cmd": self.test_cmd,
+            "targets": sorted(self.targets),
+            "target_files": sorted(self.target_files),
+            "done_when": list(self.done_when),
+            "unrelated_failures": list(self.unrelated),
+            "notes": list(self.notes),
+        }
+
+
+@dataclass
+class Verdict:
+    """Whether a change meets the criterion; ``report`` is what the model needs to repair."""
+
+    met: bool
+    remaining: list[str] = field(default_factory=list)
+    report: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return {"met": self.met, "remaining": self.remaining}
+
+
+def decide(
+    baseline: Baseline,
+    task: str,
+    texts: Mapping[str, str],
+    *,
+    user_test_cmd: str | None,
+    done_when: Sequence[str] = (),
+) -> Criterion:
+    """The criterion for ``task`` from the baseline (taken before any edit)."""
+    run = baseline.tests
+    failing = sorted(run.failing) if run else []
+    if user_test_cmd:
+        green = run is not None and run.exit_code == 0 and run.problem is None
+        already = (f"`{user_test_cmd}` already exits 0 before any change",) if green else ()
+        return Criterion(test_cmd=user_test_cmd, done_when=tuple(done_when), notes=already)
+    if run is None or not run.per_test or run.problem:
+        named = _named_test_files(task, texts) if run is not None else frozenset()
+        why = "" if named else _no_targets_reason(run)
+        return Criterion(
+            target_files=named, done_when=tuple(done_when), notes=(why,) if why else ()
+        )
+    targets = related_tests(run, task, texts)
+    unrelated = tuple(t for t in failing if t not in targets)
+    traced = {t: f for t, f in traced_files(run, texts).items() if t not in targets}
+    notes: list[str] = []
+    if unrelated:
+        notes.append(
+            f"{len(unrelated)} test(s) already failing are not about this task and are not "
+            "required (unless the change touches code they run through): "
+            + ", ".join(unrelated[:5])
+            + (" ..." if len(unrelated) > 5 else "")
+        )
+    return Criterion(
+        targets=frozenset(targets),
+        done_when=tuple(done_when),
+        unrelated=unrelated,
+        traced=traced,
+        notes=tuple(notes),
+    )
+
+
+def _named_test_files(task: str, texts: Mapping[str, str]) -> frozenset[str]:
+    """Test files the task names: the check when the baseline run could not say per test."""
+    return frozenset(p for p in mentioned_files(task, sorted(texts)) if is_test_path(p))
+
+
+def _no_targets_reason(run: TestRun | None) -> str:
+    if run is None:
+        return "no test runner found; pass --test-cmd or --done-when to say what done means"
+    if run.missing_tool:
+        return f"the tests could not run ({run.missing_tool})"
+    if run.problem:
+        return f"the test run is broken before any change ({run.problem})"
+    if run.green:
+        return ""
+    return (
+        f"`{run.command}` fails before any change and gives no per-test outcomes, so no "
+        "failing test can be tied to the task; pass --test-cmd to require it"
+    )
+
+
+def evaluate(
+    criterion: Criterion,
+    run: TestRun | None,
+    touched: Collection[str],
+    run_command: RunCommand,
+) -> Verdict | None:
+    """Judge a written change: the test run the tests gate made, and the done-when commands.
+    None when no check applies to this change (the outcome can only be unverified)."""
+    verdicts: list[Verdict] = []
+    if criterion.test_cmd:
+        verdicts.append(_test_command(criterion.test_cmd, run))
+    else:
+        targets = criterion.targets_for(touched)
+        if targets:
+            verdicts.append(_targets(targets, run))
+        if criterion.target_files:
+            verdicts.append(_target_files(criterion.target_files, run))
+    for cmd in criterion.done_when:
+        code, output = run_command(cmd)
+        ok = code == 0
+        report = "" if ok else f"`{cmd}` exited {code}:\n{tail(output, 30, 1500)}"
+        verdicts.append(Verdict(ok, [] if ok else [cmd], report))
+    if not verdicts:
+        return None
+    return Verdict(
+        all(v.met for v in verdicts),
+        [r for v in verdicts for r in v.remaining],
+        "\n\n".join(v.report for v in verdicts if v.report)[:REPORT_CHARS],
+    )
+
+
+def _test_command(cmd: str, run: TestRun | None) -> Verdict:
+    if run is None:
+        return Verdict(False, [cmd], f"`{cmd}` did not run")
+    if run.problem is None and run.exit_code == 0:
+        return Verdict(True)
+    failing = sorted(run.failing)
+    if failing:
+        return Verdict(False, failing, f"`{cmd}` still fails:\n" + describe_tests(run, failing))
+    what = run.problem or run.missing_tool or f"exited {run.exit_code}"
+    return Verdict(False, [cmd], f"`{cmd}` {what}:\n{tail(run.output, 30, 2000)}")
+
+
+def _targets(targets: frozenset[str], run: TestRun | None) -> Verdict:
+    ids = sorted(targets)
+    if run is None or run.problem or not run.per_test:
+        why = "did not run" if run is None else (run.problem or "gave no per-test outcomes")
+        return Verdict(False, ids, f"the tests {why}, so the task's tests could not be checked")
+    remaining = [t for t in ids if t not in run.passing]
+    if not remaining:
+        return Verdict(True)
+    failing = [t for t in remaining if t in run.cases]
+    gone = [t for t in remaining if t not in run.cases]
+    report = "The task's tests still fail:\n" + describe_tests(run, failing) if failing else ""
+    if gone:
+        report += "\nThese tests of the task no longer ran: " + ", ".join(gone)
+    return Verdict(False, remaining, report.strip())
+
+
+def _target_files(files: frozenset[str], run: TestRun | None) -> Verdict:
+    names = ", ".join(sorted(files))
+    if run is None or run.problem or not run.per_test:
+        why = "did not run" if run is None else (run.problem or "gave no per-test outcomes")
+        return Verdict(False, sorted(files), f"the tests {why}, so {names} could not be checked")
+    cases = [c for c in run.cases.values() if c.path in files]
+    failing = sorted(c.id for c in cases if c.outcome in ("failed", "error"))
+    if cases and not failing:
+        return Verdict(True)
+    if not cases:
+        return Verdict(False, sorted(files), f"no test of {names} ran")
+    return Verdict(False, failing, "The task's tests still fail:\n" + describe_tests(run, failing))
+
+
+def baseline_report(criterion: Criterion, baseline: Baseline, done_when_output: str = "") -> str:
+    """What "done" looks like before the first edit: the failures the change must fix."""
+    run = baseline.tests
+    parts: list[str] = []
+    if run is not None and criterion.test_cmd and not (run.exit_code == 0 and not run.problem):
+        parts.append(baseline.failure_output)
+    elif run is not None and criterion.targets:
+        parts.append(describe_tests(run, sorted(criterion.targets)))
+    if done_when_output:
+        parts.append(done_when_output)
+    return "\n\n".join(p for p in parts if p.strip())[-3000:]

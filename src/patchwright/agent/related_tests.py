@@ -1,0 +1,128 @@
+"""Which baseline-failing tests a task is about: the targets its definition of done requires.
+
+A failing test is related to the task when the task names it (its file, or its name), when
+it tests a function or class the task names (``test_add`` for "add() is wrong", or an
+assertion that calls ``add``), or when it reaches the code the task points at (its traceback
+runs through a file the task names or that defines a symbol the task names, or its file
+imports that module). Everything else failing at baseline is unrelated: reported, never
+silently required.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+from patchwright.agent.relevance import imported_files, mentioned_files
+from patchwright.agent.traceback_refs import referenced_files
+from patchwright.verify.testrun import TestCase, TestRun
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_CODE_MARKED = re.compile(r"`([A-Za-z_][\w.]*)`|\b([A-Za-z_]\w*)\s*\(")
+_DEFINITION = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)", re.M)
+_FILE_TOKEN = re.compile(r"[\w./-]+\.[A-Za-z]{1,5}\b")
+_COMMON = frozenset(
+    """a an and as at be by do for if in is it no not of on or so the to up we test tests
+    fix bug main self cls none true false return function class method file""".split()
+)
+
+
+@dataclass(frozen=True)
+class TaskPointers:
+    """What the task points at: identifiers of code and the source files behind them."""
+
+    identifiers: frozenset[str]
+    files: frozenset[str]  # non-test source files named in the task or defining a named symbol
+
+
+def is_test_path(path: str) -> bool:
+    """A test file by the usual conventions (``test_*.py``, ``*_test.py``, ``tests/``...)."""
+    parts = PurePosixPath(path).parts
+    name = parts[-1] if parts else ""
+    return (
+        name.startswith("test_")
+        or name.endswith(("_test.py", ".test.js", ".test.ts", ".spec.js", ".spec.ts"))
+        or any(part in ("test", "tests", "spec") for part in parts[:-1])
+    )
+
+
+def task_pointers(task: str, texts: Mapping[str, str]) -> TaskPointers:
+    """Identifiers the task names as code (marked with backticks or a call, or defined in the
+    repository's source) and the non-test files that the task names or that define them."""
+    named_files = [p for p in mentioned_files(task, sorted(texts)) if not is_test_path(p)]
+    prose = _FILE_TOKEN.sub(" ", task)  # "main.py" names a file, not a symbol "main"
+    marked = {a or b for a, b in _CODE_MARKED.findall(prose)}
+    marked = {m.rsplit(".", 1)[-1] for m in marked}
+    words = {w for w in _IDENT.findall(prose) if len(w) > 1 and w.lower() not in _COMMON}
+    defined: dict[str, set[str]] = {}
+    for path, text in texts.items():
+        if is_test_path(path) or not path.endswith(".py"):
+            continue
+        for name in _DEFINITION.findall(text):
+            defined.setdefault(name, set()).add(path)
+    idents = {w for w in words if w in defined} | {m for m in marked if m.lower() not in _COMMON}
+    files = set(named_files)
+    for ident in idents:
+        files.update(defined.get(ident, ()))
+    return TaskPointers(frozenset(idents), frozenset(files))
+
+
+def _name_tokens(test_id: str) -> set[str]:
+    """``tests/t.py::TestCalc::test_add_two`` → {"calc", "add", "two", "add_two"}."""
+    tokens: set[str] = set()
+    for part in test_id.split("::")[1:]:
+        base = part.split("[")[0]
+        stem = re.sub(r"^(?:test_?|Test)", "", base)
+        if not stem:
+            continue
+        tokens.add(stem.lower())
+        tokens.update(t.lower() for t in re.split(r"_|(?<=[a-z0-9])(?=[A-Z])", stem) if t)
+    return tokens
+
+
+def _mentions_word(text: str, words: Iterable[str]) -> bool:
+    return any(re.search(rf"\b{re.escape(w)}\b", text) for w in words)
+
+
+def _related(
+    test_id: str, case: TestCase | None, task: str, ptr: TaskPointers, texts: Mapping[str, str]
+) -> bool:
+    path = case.path if case else test_id.split("::")[0]
+    name = test_id.split("::")[-1].split("[")[0]
+    if path and (
+        path in task or re.search(rf"(?<![\w/.-]){re.escape(PurePosixPath(path).name)}\b", task)
+    ):
+        return True
+    if name and re.search(rf"\b{re.escape(name)}\b", task):
+        return True
+    idents = {i.lower() for i in ptr.identifiers}
+    if idents & _name_tokens(test_id):
+        return True
+    detail = "\n".join(x for x in (case.message, case.detail) if x) if case else ""
+    if detail and _mentions_word(detail, ptr.identifiers):
+        return True
+    if detail and {p for p, _ in referenced_files(detail, sorted(ptr.files))}:
+        return True
+    imported = imported_files(texts.get(path, ""), sorted(texts)) if path else []
+    return bool(ptr.files & set(imported))
+
+
+def related_tests(run: TestRun, task: str, texts: Mapping[str, str]) -> set[str]:
+    """The baseline-failing tests of ``run`` that the task is about (see the module doc)."""
+    ptr = task_pointers(task, texts)
+    return {t for t in run.failing if _related(t, run.cases.get(t), task, ptr, texts)}
+
+
+def traced_files(run: TestRun, paths: Iterable[str]) -> dict[str, frozenset[str]]:
+    """For each failing test, the repository files its traceback runs through."""
+    known = sorted(paths)
+    out: dict[str, frozenset[str]] = {}
+    for test_id in run.failing:
+        case = run.cases.get(test_id)
+        detail = case.detail if case else ""
+        files = frozenset(p for p, _ in referenced_files(detail, known)) if detail else frozenset()
+        if files:
+            out[test_id] = files
+    return out

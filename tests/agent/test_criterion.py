@@ -1,0 +1,139 @@
+"""The definition of done: which failing tests a task is about, and how a change is judged."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from patchwright.agent.criterion import Criterion, decide, evaluate
+from patchwright.agent.related_tests import related_tests, task_pointers
+from patchwright.verify import Baseline
+from patchwright.verify.testrun import TestCase, TestRun
+
+TEXTS = {
+    "calc.py": "def add(a, b):\n    return a - b\n\n\nclass Matrix:\n    pass\n",
+    "clock.py": "def now():\n    return 0\n",
+    "tests/test_calc.py": "from calc import add\n\ndef test_add():\n    assert add(2, 3) == 5\n",
+    "tests/test_clock.py": "from clock import now\n\ndef test_now():\n    assert now() > 0\n",
+    "tests/test_matrix.py": "import calc\n\nclass TestMatrix:\n    def test_shape(self): ...\n",
+}
+
+
+def failing(*cases: TestCase, exit_code: int = 1) -> TestRun:
+    return TestRun("pytest -q", exit_code, "", {c.id: c for c in cases}, per_test=True)
+
+
+def case(test_id: str, message: str = "", detail: str = "", outcome: str = "failed") -> TestCase:
+    return TestCase(test_id, outcome, test_id.split("::")[0], 3, message, detail)  # type: ignore[arg-type]
+
+
+ADD = case("tests/test_calc.py::test_add", "assert -1 == 5")
+NOW = case("tests/test_clock.py::test_now", "assert 0 > 0")
+SHAPE = case("tests/test_matrix.py::TestMatrix::test_shape", "boom")
+
+
+def baseline(run: TestRun | None) -> Baseline:
+    return Baseline(Path("."), {}, frozenset(), tests=run, test_cmd=run.command if run else None)
+
+
+def test_a_test_named_for_the_function_the_task_calls_is_a_target() -> None:
+    run = failing(ADD, NOW)
+    assert related_tests(run, "add() returns the wrong result; fix it.", TEXTS) == {ADD.id}
+
+
+def test_a_function_defined_in_the_repo_counts_without_backticks() -> None:
+    assert task_pointers("the function add has a bug", TEXTS).identifiers == {"add"}
+    assert related_tests(failing(ADD, NOW), "the function add has a bug", TEXTS) == {ADD.id}
+
+
+def test_a_test_file_importing_the_named_module_is_a_target() -> None:
+    run = failing(ADD, NOW, SHAPE)
+    assert related_tests(run, "calc.py is broken", TEXTS) == {ADD.id, SHAPE.id}
+
+
+def test_a_class_under_test_links_its_test_class() -> None:
+    assert related_tests(failing(SHAPE, NOW), "`Matrix` has the wrong shape", TEXTS) == {SHAPE.id}
+
+
+def test_a_traceback_through_a_named_file_links_the_test() -> None:
+    odd = case("tests/test_x.py::test_y", "boom", "calc.py:2: in add\n    return a - b")
+    assert related_tests(failing(odd, NOW), "calc.py gives wrong answers", TEXTS) == {odd.id}
+
+
+def test_unrelated_failures_are_listed_not_required() -> None:
+    crit = decide(baseline(failing(ADD, NOW)), "add() is wrong", TEXTS, user_test_cmd=None)
+    assert crit.targets == {ADD.id}
+    assert crit.unrelated == (NOW.id,)
+    assert crit.defined
+    assert "not required" in crit.notes[0]
+
+
+def test_the_users_test_command_wins_and_must_exit_zero() -> None:
+    run = TestRun("python3 t.py", 1, "AssertionError: nope")
+    crit = decide(baseline(run), "fix it", TEXTS, user_test_cmd="python3 t.py")
+    assert crit.test_cmd == "python3 t.py" and not crit.targets
+    verdict = evaluate(crit, TestRun("python3 t.py", 1, "AssertionError: nope"), [], _never)
+    assert verdict is not None and not verdict.met
+    assert "AssertionError: nope" in verdict.report
+    passed = evaluate(crit, TestRun("python3 t.py", 0, "ok"), [], _never)
+    assert passed is not None and passed.met
+
+
+def test_no_runner_and_no_commands_means_no_criterion() -> None:
+    crit = decide(baseline(None), "tidy up", TEXTS, user_test_cmd=None)
+    assert not crit.defined
+    assert evaluate(crit, None, ["calc.py"], _never) is None
+    assert "no test runner" in crit.notes[0]
+
+
+def test_a_suite_without_per_test_outcomes_cannot_name_targets() -> None:
+    run = TestRun("npm test", 1, "1 failing")
+    crit = decide(baseline(run), "fix the sum", TEXTS, user_test_cmd=None)
+    assert not crit.defined and "--test-cmd" in crit.notes[0]
+
+
+def test_a_change_through_a_failing_tests_traceback_adds_that_test() -> None:
+    traced = case("tests/test_clock.py::test_now", "assert 0 > 0", "clock.py:2: in now")
+    crit = decide(baseline(failing(traced)), "make the report nicer", TEXTS, user_test_cmd=None)
+    assert not crit.defined  # nothing known before the edit
+    assert crit.targets_for(["calc.py"]) == frozenset()
+    assert crit.targets_for(["clock.py"]) == {traced.id}
+    still = evaluate(crit, failing(traced), ["clock.py"], _never)
+    assert still is not None and not still.met and still.remaining == [traced.id]
+
+
+def test_a_target_that_no_longer_runs_is_not_done() -> None:
+    crit = Criterion(targets=frozenset({ADD.id}))
+    verdict = evaluate(crit, failing(NOW), ["calc.py"], _never)
+    assert verdict is not None and not verdict.met
+    assert "no longer ran" in verdict.report
+
+
+def test_done_when_commands_run_and_must_succeed() -> None:
+    crit = Criterion(done_when=("python3 repro.py", "make check"))
+    seen: list[str] = []
+
+    def runner(cmd: str) -> tuple[int | None, str]:
+        seen.append(cmd)
+        return (0, "") if cmd == "make check" else (1, "Traceback: boom")
+
+    verdict = evaluate(crit, None, [], runner)
+    assert seen == ["python3 repro.py", "make check"]
+    assert verdict is not None and verdict.remaining == ["python3 repro.py"]
+    assert "boom" in verdict.report
+
+
+def _never(cmd: str) -> tuple[int | None, str]:
+    raise AssertionError(f"no command should run: {cmd}")
+
+
+def test_a_broken_baseline_run_falls_back_to_the_test_files_the_task_names() -> None:
+    run = TestRun("pytest -q", None, "timed out", problem="timed out after 5s")
+    crit = decide(baseline(run), "tests/test_calc.py hangs; fix add", TEXTS, user_test_cmd=None)
+    assert crit.target_files == {"tests/test_calc.py"} and crit.defined
+    fixed = failing(case(ADD.id, outcome="passed"), NOW, exit_code=1)
+    verdict = evaluate(crit, fixed, ["calc.py"], _never)
+    assert verdict is not None and verdict.met
+    still = evaluate(crit, failing(ADD), ["calc.py"], _never)
+    assert still is not None and still.remaining == [ADD.id]
+    none_ran = evaluate(crit, failing(NOW), ["calc.py"], _never)
+    assert none_ran is not None and not none_ran.met and "no test" in none_ran.report
