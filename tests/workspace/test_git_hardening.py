@@ -226,6 +226,27 @@ def test_push_to_a_repository_on_this_machine_runs_no_hook_of_either_side(
     trap.assert_untouched()
 
 
+def test_a_submodules_own_configuration_is_never_consulted(
+    repo: Path, trap: Trap, tmp_path: Path
+) -> None:
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    git(sub, "init", "-q", "-b", "main")
+    (sub / "a.txt").write_text("a\n")
+    (sub / ".gitattributes").write_text("* filter=evil\n")
+    git(sub, "add", "-A")
+    git(sub, "-c", "user.name=t", "-c", "user.email=t@e", "commit", "-q", "-m", "s")
+    git(repo, "-c", "protocol.file.allow=always", "submodule", "-q", "add", str(sub), "sub")
+    git(repo, "commit", "-q", "-m", "add sub")
+    git(repo / "sub", "config", "filter.evil.clean", trap.command("sub-clean") + "; cat")
+    (repo / "sub" / "a.txt").write_text("b\n")
+    assert GitRepo(repo).dirty_files() == []
+    GitRepo(repo).diff()
+    trap.assert_untouched()
+    git(repo, "status", "--porcelain")
+    assert trap.fired() == ["sub-clean"], "plain git runs the submodule's filter"
+
+
 def test_core_worktree_pointing_elsewhere_is_refused(repo: Path, tmp_path: Path) -> None:
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -233,6 +254,15 @@ def test_core_worktree_pointing_elsewhere_is_refused(repo: Path, tmp_path: Path)
     g = GitRepo(repo)
     assert not g.is_repo
     with pytest.raises(GitError, match=r"core\.worktree"):
+        g.require_repo()
+
+
+def test_an_unreadable_configuration_is_no_repository_and_says_why(repo: Path) -> None:
+    with (repo / ".git" / "config").open("a") as config:
+        config.write("[core\n")
+    g = GitRepo(repo)
+    assert not g.is_repo
+    with pytest.raises(GitError, match="cannot read the git configuration"):
         g.require_repo()
 
 

@@ -78,7 +78,11 @@ class GitRepo:
             return True
         if not self.root.is_dir():
             return False
-        proc = self._run("rev-parse", "--show-toplevel", check=False)
+        try:
+            proc = self._run("rev-parse", "--show-toplevel", check=False)
+        except GitError as exc:  # an unreadable configuration, git missing or hung
+            self._refusal = str(exc)
+            return False
         if proc.returncode != 0:
             return False
         top = Path(proc.stdout.strip()).resolve()

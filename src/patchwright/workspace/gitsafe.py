@@ -12,7 +12,8 @@ on to child git processes):
 - always: ``core.fsmonitor=false``, ``core.hooksPath=/dev/null`` (no hook can exist
   there, and nothing can be put there), ``core.untrackedCache=false``,
   ``protocol.ext.allow=never``, ``safe.bareRepository=explicit``, no submodule
-  recursion and no automatic gc/maintenance;
+  recursion (``status`` and ``diff`` do not start git inside a submodule, whose own
+  configuration is not vetted here) and no automatic gc/maintenance;
 - for each command-running key set in the repository's own scopes (local, worktree,
   included from them): the value the user's system or global configuration gives it, or
   a neutral one (empty filter commands, ``ssh``, ``git-receive-pack``, ...).
@@ -61,6 +62,7 @@ ALWAYS: tuple[tuple[str, str], ...] = (
     ("protocol.ext.allow", "never"),
     ("safe.bareRepository", "explicit"),
     ("submodule.recurse", "false"),
+    ("diff.ignoreSubmodules", "dirty"),  # no git run inside a submodule, under its config
     ("push.recurseSubmodules", "no"),
     ("gc.auto", "0"),
     ("maintenance.auto", "false"),
