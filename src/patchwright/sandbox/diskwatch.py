@@ -26,9 +26,11 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-# Filesystem timestamps come from a coarse clock that may lag the real one by a tick.
-_CLOCK_SLACK_NS = 50_000_000
+# File timestamps come from the kernel's coarse clock, which lags the real one by up to a
+# tick: reading that same clock at the start attributes every later write to the run.
+_CLOCK_REALTIME_COARSE = 5  # Linux's clock id; Python's time module does not name it
 _EVERY = 0.003
+_RECOUNT_EVERY = 0.5
 
 
 @dataclass(frozen=True)
@@ -58,12 +60,13 @@ class DiskWatch:
     def __init__(self, areas: Sequence[Path], budget: int) -> None:
         self.areas = [a for a in areas if a.is_dir()]
         self.budget = budget
-        self.since_ns = time.time_ns() - _CLOCK_SLACK_NS
+        self.since_ns = time.clock_gettime_ns(_CLOCK_REALTIME_COARSE)
         self._devices: dict[int, Path] = {}
         for area in self.areas:
             self._devices.setdefault(area.stat().st_dev, area)
         self._free0 = {dev: _free(path) for dev, path in self._devices.items()}
         self._others = 0  # space taken meanwhile that was not this run's
+        self._next_count = time.monotonic() + _RECOUNT_EVERY
         self.exceeded = False
         self.written: list[Written] = []
 
@@ -106,16 +109,21 @@ class DiskWatch:
     ) -> bool:
         """True (and ``written`` filled) once the run's files take more than the budget.
 
-        ``pids`` lists the run's live processes; it is called only to confirm a fall in
-        free space, during which ``suspend`` (if given) holds the run still and returns
-        the function that lets it go on."""
+        ``pids`` lists the run's live processes; it is called only to count. A fall in
+        free space past the budget is confirmed at once, with the run held still by
+        ``suspend`` (which returns the function that lets it go on); besides, the count
+        is redone now and then (at most 5% of the time), since someone else deleting
+        files at the same moment can hide the fall."""
         if self.exceeded:
             return True
         drop = self._drop()
-        if drop - self._others <= self.budget:
+        fell = drop - self._others > self.budget
+        if not fell and time.monotonic() < self._next_count:
             return False
-        resume = suspend() if suspend is not None else _nothing
+        resume = suspend() if fell and suspend is not None else _nothing
+        started = time.monotonic()
         found = self.collect(pids())
+        self._next_count = time.monotonic() + max(_RECOUNT_EVERY, 20 * (time.monotonic() - started))
         total = sum(w.bytes for w in found)
         if total > self.budget:
             self.exceeded, self.written = True, found

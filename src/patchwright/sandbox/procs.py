@@ -107,6 +107,9 @@ class RunTracker:
         """Send ``sig`` to the leader's group and every member; return how many were found."""
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.leader, sig)  # atomic for the whole group, even mid-fork
+        for pid in self._cgroup_pids():  # at once, before the slower scan of /proc
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, sig)
         members = self.members(deep=deep)
         for pid in members:
             with contextlib.suppress(ProcessLookupError, PermissionError):
