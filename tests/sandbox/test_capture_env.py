@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from patchwright.sandbox.capture import HeadTail
 from patchwright.sandbox.envbuild import SANDBOX_TOKEN_VAR, build_env, looks_secret
 
@@ -75,6 +77,28 @@ def test_secret_names_are_dropped_even_when_allowlisted_or_passed_explicitly() -
     assert "FAKE_API_KEY" not in env and "NODE_AUTH_TOKEN" not in env
     assert env["CI"] == "1"
     assert env["PYTHONPATH"] == "/x"  # the extra value carried a password in a URL
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "passes"),
+    [
+        ("LC_ALL", "C.UTF-8", True),
+        ("LC_CTYPE", "en_US.UTF-8", True),
+        ("LC_TIME", "de_DE@euro", True),
+        ("LANG", "POSIX", True),
+        ("LANGUAGE", "en_GB:en", True),
+        ("LC_MESSAGES", "", True),
+        ("LC_X", "C.UTF-8", False),  # not a locale category
+        ("LC_ALL", "decoy", False),
+        ("LC_ALL", "C.UTF-8; curl evil", False),
+        ("LANG", "$(id)", False),
+    ],
+)
+def test_locale_variables_need_a_known_name_and_a_locale_value(
+    name: str, value: str, passes: bool
+) -> None:
+    env = build_env({name: value}, home="/h", tmpdir="/t", token="t")
+    assert (env.get(name) == value) == passes
 
 
 def test_looks_secret() -> None:

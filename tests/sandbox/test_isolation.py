@@ -55,3 +55,32 @@ def test_bwrap_command_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     assert argv[argv.index("--chdir") + 1] == str(repo / "sub")
     open_net = bwrap_argv(["x"], root=repo, private=private, cwd=repo, allow_net=True)
     assert "--unshare-net" not in open_net.argv
+
+
+def _binds(argv: list[str], flag: str) -> list[str]:
+    return [argv[i + 1] for i, a in enumerate(argv) if a == flag]
+
+
+def test_git_dirs_and_state_are_bound_read_only_over_the_writable_repo(tmp_path: Path) -> None:
+    repo, private = tmp_path / "repo", tmp_path / "private"
+    main_git = tmp_path / "main" / ".git"
+    (main_git / "worktrees" / "wt").mkdir(parents=True)
+    (main_git / "worktrees" / "wt" / "commondir").write_text("../..\n")
+    (repo / ".patchwright").mkdir(parents=True)
+    (repo / ".git").write_text(f"gitdir: {main_git / 'worktrees' / 'wt'}\n")
+    argv = bwrap_argv(["true"], root=repo, private=private, cwd=repo, allow_net=False).argv
+    read_only = _binds(argv, "--ro-bind")
+    for path in (repo / ".git", main_git / "worktrees" / "wt", main_git, repo / ".patchwright"):
+        assert str(path) in read_only, path
+        assert argv.index(str(path)) > argv.index(str(repo)), "bound after (over) the repo"
+
+
+def test_scratch_areas_are_hidden_and_read_only(tmp_path: Path) -> None:
+    repo, private = tmp_path / "repo", tmp_path / "private"
+    (private / "shm").mkdir(parents=True)
+    plan = bwrap_argv(["true"], root=repo, private=private, cwd=repo, allow_net=True)
+    for area in ("/tmp", "/run"):
+        assert area in _binds(plan.argv, "--tmpfs") and area in _binds(plan.argv, "--remount-ro")
+    assert plan.is_hidden(Path("/tmp/someone-elses.sock")) and plan.is_hidden(Path("/run/x"))
+    assert not plan.is_hidden(repo / "a.py") and not plan.is_hidden(private / "tmp" / "f")
+    assert plan.argv[plan.argv.index("/dev/shm") - 1] == str(private / "shm")

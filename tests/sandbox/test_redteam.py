@@ -10,7 +10,6 @@ temporary directory; real subprocesses, real git, real bubblewrap where installe
 
 from __future__ import annotations
 
-import dataclasses
 import shutil
 import socket
 import subprocess
@@ -24,10 +23,11 @@ import pytest
 
 from patchwright.sandbox import Limits, Sandbox
 
-from .conftest import FAST
-
 MODES = ["bwrap", "unshare", "none"]
 MiB = 1024**2
+BUDGET_50M = Limits(
+    cpu_seconds=20, file_size_bytes=64 * MiB, processes=64, kill_grace=0.2, disk_bytes=50 * MiB
+)
 MakeSandbox = Callable[..., Sandbox]
 
 
@@ -124,7 +124,7 @@ def test_a_worktree_git_file_and_both_git_dirs_are_read_only(
     worktree = tmp_path / "wt"
     git("worktree", "add", "-q", str(worktree), cwd=main)
     gitfile = (worktree / ".git").read_text()
-    sandbox = Sandbox(worktree, isolation="bwrap", limits=FAST)
+    sandbox = Sandbox(worktree, isolation="bwrap", limits=Limits(kill_grace=0.2))
     try:
         bwrap_only(sandbox)
         private_git = main / ".git" / "worktrees" / "wt"
@@ -255,7 +255,7 @@ def on_disk(*dirs: Path) -> int:
 @pytest.mark.parametrize("mode", MODES)
 def test_the_disk_budget_stops_many_files(make_sandbox: MakeSandbox, repo: Path, mode: str) -> None:
     needs_disk(10)
-    sandbox = make_sandbox(mode, limits=dataclasses.replace(FAST, disk_bytes=50 * MiB))
+    sandbox = make_sandbox(mode, limits=BUDGET_50M)
     line = "for i in $(seq 1 40); do fallocate -l 20M f$i || exit 9; done; echo finished"
     result = sandbox.run(line, timeout=60)
     assert result.killed_by == "disk-limit" and result.blocked_by == "disk-limit"
@@ -272,7 +272,7 @@ def test_the_budget_spans_the_repo_and_the_private_tmp(
     make_sandbox: MakeSandbox, repo: Path, mode: str
 ) -> None:
     needs_disk(10)
-    sandbox = make_sandbox(mode, limits=dataclasses.replace(FAST, disk_bytes=50 * MiB))
+    sandbox = make_sandbox(mode, limits=BUDGET_50M)
     shm = "; fallocate -l 20M /dev/shm/c" if sandbox.layer.mode == "bwrap" else ""
     line = f'fallocate -l 20M a; fallocate -l 20M "$TMPDIR/b"{shm}; fallocate -l 20M d; sleep 10'
     result = sandbox.run(line, timeout=30)
@@ -285,7 +285,7 @@ def test_writes_by_others_meanwhile_are_not_counted(
     make_sandbox: MakeSandbox, tmp_path: Path
 ) -> None:
     needs_disk(10)
-    sandbox = make_sandbox(limits=dataclasses.replace(FAST, disk_bytes=50 * MiB))
+    sandbox = make_sandbox(limits=BUDGET_50M)
     elsewhere = tmp_path / "someone-else.bin"  # same filesystem, outside the repo
 
     def write_elsewhere() -> None:

@@ -66,3 +66,44 @@ def test_function_bodies_are_marked() -> None:
 def test_unbalanced_input_is_an_error(line: str) -> None:
     with pytest.raises(ShellSyntaxError):
         parse(line)
+
+
+def test_heredoc_bodies_are_kept_on_their_delimiter_word() -> None:
+    cat, bash = parse("cat <<EOF | bash\nrm -rf x\n  echo y\nEOF\n")
+    [(op, word)] = cat.redirects
+    assert (op, word.heredoc) == ("<<", "rm -rf x\n  echo y\n")
+    assert bash.piped_from is cat and bash.argv == ["bash"]
+    [tabbed] = parse("cat <<-END\n\tline\n\tEND")
+    assert tabbed.redirects[0][1].heredoc == "line\n"
+
+
+def test_an_unquoted_heredoc_runs_its_substitutions_a_quoted_one_does_not() -> None:
+    [unquoted] = parse("cat <<EOF > f\n$(rm -rf x) `id`\nEOF")
+    [quoted] = parse("cat <<'EOF' > f\n$(rm -rf x)\nEOF")
+    assert unquoted.subs == ["rm -rf x", "id"] and quoted.subs == []
+
+
+@pytest.mark.parametrize(
+    ("line", "argv"),
+    [
+        ("$'\\x72m' -rf x", ["rm", "-rf", "x"]),
+        ("$'\\162\\155' x", ["rm", "x"]),
+        ("$'a\\tb' $'it\\'s'", ["a\tb", "it's"]),
+        ('$"translated" x', ["translated", "x"]),
+    ],
+)
+def test_ansi_c_quotes_are_decoded(line: str, argv: list[str]) -> None:
+    assert argvs(line) == [argv]
+
+
+def test_each_command_knows_its_subshell_depth_and_what_follows_it() -> None:
+    cmds = parse("(cd a; b) && cd c && d | e & f")
+    assert [(c.argv[0], c.depth, c.next_op) for c in cmds] == [
+        ("cd", 1, ";"),
+        ("b", 1, ")"),
+        ("cd", 0, "&&"),
+        ("d", 0, "|"),
+        ("e", 0, "&"),
+        ("f", 0, None),
+    ]
+    assert [c.in_current_shell for c in cmds] == [False, False, True, False, False, True]

@@ -7,8 +7,8 @@ context it may run in, and this module says what a command leaves behind:
 - a ``cd`` or an assignment in the line's own shell holds for the commands after it; one
   in a subshell, pipeline, background job or function body may or may not (both kept);
 - a command after ``&&`` runs only if everything before it in the chain succeeded, so it
-  sees the chain's changes; after ``;``, ``||`` or ``|`` any prefix of the chain may have
-  run, so every state the chain passed through is kept;
+  sees the chain's changes; after ``;``, ``||`` or ``|`` a ``cd`` in the chain may have
+  failed, so the directory before it is kept too (an assignment cannot fail);
 - a variable the line also binds another way (``for X in``, ``read X``...) is unknown.
 """
 
@@ -60,6 +60,11 @@ def for_child_shell(states: Sequence[Context]) -> list[Context]:
     return unique(
         replace(c, vars=tuple((name, None) for name, _ in c.vars) if c.vars else ()) for c in states
     )
+
+
+def directories(states: Iterable[Context]) -> set[tuple[Path | None, bool]]:
+    """Where the states' shells are (a ``cd`` that fails leaves the shell where it was)."""
+    return {(c.cwd, c.cwd_known) for c in states}
 
 
 def unique(states: Iterable[Context]) -> list[Context]:

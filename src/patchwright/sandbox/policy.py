@@ -56,7 +56,7 @@ def _classify_line(
         return ask("unparsable", f"cannot parse the command line: {exc}"), states
     rebound = flow.rebound_names(line)
     current = flow.forget(states, rebound)
-    chain = list(current)  # every state the current ``&&`` chain has passed through
+    fallbacks: list[rules.Context] = []  # where the ``&&`` chain stops if a ``cd`` fails
     verdicts = []
     for command in commands:
         after: list[rules.Context] = []
@@ -64,10 +64,13 @@ def _classify_line(
             verdict, leaves = _classify_command(command, ctx, depth, rebound)
             verdicts.append(verdict)
             after += leaves
-        current = flow.unique(after if command.in_current_shell else [*current, *after])
-        chain = flow.unique([*chain, *current])
+        if not command.in_current_shell:
+            after = [*current, *after]
+        elif flow.directories(after) != flow.directories(current):
+            fallbacks += current
+        current = flow.unique(after)
         if command.next_op != "&&":
-            current = chain
+            current, fallbacks = flow.unique([*fallbacks, *current]), []
     return worst(verdicts), current
 
 

@@ -1,0 +1,63 @@
+"""The disk budget's bookkeeping: what counts as written by a run, and how it is told."""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+from patchwright.sandbox.diskwatch import DiskWatch, Written, describe, human
+
+KiB = 1024
+
+
+def test_only_files_changed_since_the_start_count(tmp_path: Path) -> None:
+    (tmp_path / "old.bin").write_bytes(b"x" * 64 * KiB)
+    time.sleep(0.05)  # file times have the kernel's clock tick (a few ms) as resolution
+    watch = DiskWatch([tmp_path], budget=1024**3)
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "sub" / "new.bin").write_bytes(b"y" * 64 * KiB)
+    written = watch.collect()
+    assert [Path(w.path).name for w in written] == ["new.bin"]
+    assert written[0].bytes >= 64 * KiB
+
+
+def test_a_deleted_file_still_held_open_counts(tmp_path: Path) -> None:
+    watch = DiskWatch([tmp_path], budget=1024**3)
+    path = tmp_path / "hidden.bin"
+    with path.open("wb") as handle:
+        handle.write(b"z" * 128 * KiB)
+        handle.flush()
+        os.fsync(handle.fileno())
+        path.unlink()
+        [held] = watch.collect([os.getpid()])
+    assert held.path.endswith("(deleted)") and held.bytes >= 128 * KiB
+
+
+def test_a_small_run_stays_within_its_budget(tmp_path: Path) -> None:
+    watch = DiskWatch([tmp_path], budget=1024**2)
+    (tmp_path / "a").write_bytes(b"a" * 100 * KiB)
+    assert not watch.check() and not watch.exceeded
+
+
+def test_over_the_budget_is_caught_and_named(tmp_path: Path) -> None:
+    watch = DiskWatch([tmp_path], budget=256 * KiB)
+    for name in ("a", "b", "c"):
+        with (tmp_path / name).open("wb") as handle:
+            handle.write(b"q" * 200 * KiB)
+            os.fsync(handle.fileno())
+    watch._next_count = 0.0  # count now rather than wait for a fall in free space
+    assert watch.check() and watch.exceeded
+    assert sorted(Path(w.path).name for w in watch.written) == ["a", "b", "c"]
+
+
+def test_sizes_and_lists_read_plainly(tmp_path: Path) -> None:
+    assert [human(n) for n in (7, 12 * KiB, 900 * KiB**2, 2 * KiB**3)] == [
+        "7 B",
+        "12 KiB",
+        "900 MiB",
+        "2 GiB",
+    ]
+    files = [Written(str(tmp_path / f"f{i}"), KiB**2) for i in range(12)]
+    text = describe(files, tmp_path, limit=2)
+    assert text == "f0 (1 MiB), f1 (1 MiB), and 10 more"
