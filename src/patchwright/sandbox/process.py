@@ -110,6 +110,12 @@ class _Run:
             self.killed_by = reason
         self.tracker.kill(grace=grace)
 
+    def watch_disk(self, disk: DiskWatch) -> Callable[[], None]:
+        """Start the disk budget's watch over this run; return the function that stops it."""
+        return disk.start(
+            lambda: self.tracker.members(deep=False), lambda: self.kill("disk-limit"), self.suspend
+        )
+
     def suspend(self) -> Callable[[], None]:
         """Stop every member (SIGSTOP); return the function that lets them go on."""
         self.tracker.signal(signal.SIGSTOP, deep=False)
@@ -164,13 +170,7 @@ def run_process(
     out, err = HeadTail(limits.output_bytes), HeadTail(limits.output_bytes)
     if stdin is not None:
         threading.Thread(target=_feed, args=(proc.stdin, stdin), daemon=True).start()
-    stop_disk = (
-        disk.start(
-            lambda: run.tracker.members(deep=False), lambda: run.kill("disk-limit"), run.suspend
-        )
-        if disk is not None
-        else _nothing
-    )
+    stop_disk = run.watch_disk(disk) if disk is not None else _nothing
     try:
         timed_out = _supervise(run, out, err, start + timeout, limits, watchdog_cap)
     finally:
@@ -181,22 +181,26 @@ def run_process(
         hit = group is not None and cgroups.limit_hit(group)
         if group is not None:
             cgroups.remove(group)
-    code = proc.returncode
-    killed_by = run.killed_by
+    code, killed_by = _exit_status(proc.returncode, run.killed_by)
+    over_disk = disk is not None and disk.check()
+    written = tuple(disk.collect()) if disk is not None and over_disk else ()
+    hit = hit or killed_by == "process-limit"
+    seconds = time.monotonic() - start
+    return RawRun(code, out, err, timed_out, killed_by, seconds, hit, over_disk, written)
+
+
+def _exit_status(code: int | None, we_killed: str | None) -> tuple[int | None, str | None]:
+    """(exit code, killed_by): a death by signal has no exit code, but a reason."""
+    killed_by = we_killed
     if code is not None and code - 128 in _LIMIT_SIGNALS:
         code = -(code - 128)  # a wrapper (bwrap, a shell) reports a signal death as 128+N
     if code is not None and code < 0:
         sig = signal.Signals(-code)
         killed_by = killed_by or _LIMIT_SIGNALS.get(sig) or f"signal:{sig.name}"
         code = None
-    if run.killed_by is not None:
+    if we_killed is not None:
         code = None  # we killed it: a wrapper's 128+N exit status is not the command's
-    if killed_by == "process-limit":
-        hit = True
-    over_disk = disk is not None and disk.check()
-    written = tuple(disk.collect()) if disk is not None and over_disk else ()
-    seconds = time.monotonic() - start
-    return RawRun(code, out, err, timed_out, killed_by, seconds, hit, over_disk, written)
+    return code, killed_by
 
 
 def _supervise(

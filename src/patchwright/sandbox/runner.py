@@ -26,8 +26,9 @@ class Sandbox:
     """Runs commands in ``root`` under the strongest isolation available here.
 
     Each command gets its own session and process group (all of it is killed on timeout,
-    and stragglers are killed when the leader exits), rlimits, head+tail output capture,
-    an allowlisted environment with secrets removed and a private HOME and TMPDIR.
+    and stragglers are killed when the leader exits), rlimits, a disk budget, head+tail
+    output capture, an allowlisted environment with secrets removed and a private HOME and
+    TMPDIR.
     Commands the policy calls ``forbidden`` never run; ``ask`` commands run unless an
     ``approve`` callback is given and says no.
     """

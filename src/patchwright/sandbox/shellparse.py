@@ -215,6 +215,54 @@ def _read_heredocs(s: str, i: int, pending: list[tuple[Word, bool]]) -> int:
     return i
 
 
+_PART_STARTS = frozenset("\\$'\"`<>")
+
+
+@dataclass
+class _Part:
+    """A quoted or substituted piece of a word, read by ``_word_part``."""
+
+    text: str
+    end: int
+    quoted: bool = False
+    sub: str | None = None
+    double_start: int | None = None  # a double-quoted string still to read from here
+
+    def add_to(self, word: Word) -> int:
+        if self.double_start is not None:
+            word.quoted = True
+            return _read_double(self.text, self.double_start, word)
+        word.text += self.text
+        word.quoted = word.quoted or self.quoted
+        if self.sub is not None:
+            word.subs.append(self.sub)
+        return self.end
+
+
+def _word_part(s: str, i: int) -> _Part | None:
+    """The quoted or substituted piece of a word starting at ``i``, if one does."""
+    c = s[i]
+    if c == "\\":
+        return _Part(s[i + 1 : i + 2], i + 2, quoted=True)
+    if s.startswith("$'", i):
+        text, end = _read_ansi_c(s, i + 2)
+        return _Part(text, end, quoted=True)
+    if s.startswith('$"', i):
+        return _Part(s, i + 2, double_start=i + 2)  # a translated string: as "..."
+    if c == "'":
+        text, end = _read_quoted(s, i + 1, "'")
+        return _Part(text, end, quoted=True)
+    if c == '"':
+        return _Part(s, i + 1, double_start=i + 1)
+    if s.startswith("$(", i) or (c in "<>" and s.startswith("(", i + 1)):
+        inner, end = _read_balanced(s, i + 2)
+        return _Part(s[i:end], end, sub=inner)
+    if c == "`":
+        inner, end = _read_backtick(s, i + 1)
+        return _Part(f"`{inner}`", end, sub=inner)
+    return None
+
+
 def tokenize(s: str) -> list[Token]:
     """Split a shell line into words and operators (no expansion)."""
     tokens: list[Token] = []
@@ -245,41 +293,11 @@ def tokenize(s: str) -> list[Token]:
         elif c == "#" and word is None:
             end = s.find("\n", i)
             i = len(s) if end < 0 else end
-        elif c == "\\":
-            if s.startswith("\\\n", i):
-                i += 2
-                continue
+        elif c == "\\" and s.startswith("\\\n", i):
+            i += 2  # a line continuation
+        elif c in _PART_STARTS and (part := _word_part(s, i)) is not None:
             word = word or Word("")
-            word.text += s[i + 1 : i + 2]
-            word.quoted = True
-            i += 2
-        elif s.startswith("$'", i):
-            word = word or Word("")
-            text, i = _read_ansi_c(s, i + 2)
-            word.text += text
-            word.quoted = True
-        elif s.startswith('$"', i):
-            i += 1  # a translated string: the same as "..."
-        elif c == "'":
-            word = word or Word("")
-            text, i = _read_quoted(s, i + 1, "'")
-            word.text += text
-            word.quoted = True
-        elif c == '"':
-            word = word or Word("")
-            word.quoted = True
-            i = _read_double(s, i + 1, word)
-        elif s.startswith("$(", i) or (c in "<>" and s.startswith("(", i + 1)):
-            word = word or Word("")
-            inner, end = _read_balanced(s, i + 2)
-            word.subs.append(inner)
-            word.text += s[i:end]
-            i = end
-        elif c == "`":
-            word = word or Word("")
-            inner, i = _read_backtick(s, i + 1)
-            word.subs.append(inner)
-            word.text += f"`{inner}`"
+            i = part.add_to(word)
         elif c in "<>" or s.startswith("&>", i):
             if word is not None and word.text.isdigit() and not word.quoted:
                 word = None  # an fd number such as the 2 in 2>
