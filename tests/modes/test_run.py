@@ -371,4 +371,5 @@ def test_a_reply_repeating_a_rejected_change_is_told_so(
     assert out["iterations"] == 2
     trajectory = next((shop_repo / ".patchwright" / "runs").iterdir()) / "trajectory.json"
     contents = [m["content"] for m in json.loads(trajectory.read_text())["messages"]]
-    assert any("repeats the change that already failed" in c for c in contents)
+    assert any("repeats a change that already failed" in c for c in contents)
+    assert "(I sent the same change again.)" in contents  # the echo is not kept to be copied

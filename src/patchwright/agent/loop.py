@@ -20,7 +20,7 @@ from typing import Any, Literal, Protocol
 from patchwright import interrupts
 from patchwright.agent.checker import Check
 from patchwright.agent.prompts import render
-from patchwright.agent.working_copy import Attempt, WorkingCopy
+from patchwright.agent.working_copy import Attempt, AttemptKind, WorkingCopy
 from patchwright.events import EventBus
 from patchwright.llm import Message, Model, Reply
 
@@ -47,6 +47,12 @@ class Txn(Protocol):
     def commit(self, label: str = "") -> str: ...
 
 
+_ECHO = {
+    "unchanged": "(I sent the file(s) back without any change.)",
+    "repeated": "(I sent the same change again.)",
+}
+
+
 def _cut_off(reply: Reply, limit: int) -> bool:
     """True when the reply stopped at the token limit rather than finishing."""
     return reply.finish_reason == "length" or reply.usage.completion_tokens >= limit
@@ -62,6 +68,7 @@ class SolveOptions:
     free_retries: int = 3  # replies answered without spending an iteration, per run
     sample_temperature: float = 0.7
     done: str = ""  # what "done" means, repeated in every repair prompt
+    failures: str = ""  # how the criterion fails before any change
 
 
 Outcome = Literal["solved", "unverified", "failed", "skipped"]
@@ -110,10 +117,12 @@ class Solver:
     pending_notes: list[str] = field(default_factory=list)
     rejected: list[Changes] = field(default_factory=list)  # changes verification turned down
     last_check: Check | None = None
+    last_failure: str = ""  # what still fails: the baseline's report, then the last rejection's
     retries: int = 0
     replies: int = 0
 
     def solve(self, opts: SolveOptions) -> SolveResult:
+        self.last_failure = self.last_failure or opts.failures
         for iteration in range(1, opts.max_iter + 1):
             interrupts.check()
             self.bus.emit("iteration.start", iteration=iteration)
@@ -191,19 +200,24 @@ class Solver:
     def _judge_reply(self, reply: Reply, opts: SolveOptions) -> Attempt:
         attempt = self.working.apply_reply(reply.text)
         if attempt.ok and not self.working.changes():
-            return Attempt(kind="unchanged", feedback=render("unchanged", task=opts.task))
-        if attempt.ok and self.working.changes() in self.rejected:
-            return Attempt(kind="repeated", feedback=render("repeated", task=opts.task))
-        return attempt
+            kind: AttemptKind = "unchanged"
+        elif attempt.ok and self.working.changes() in self.rejected:
+            kind = "repeated"
+        else:
+            return attempt
+        # An echo left in the history invites the next reply to copy it again.
+        self.messages[-1]["content"] = _ECHO[kind]
+        feedback = render(kind, task=opts.task, done=opts.done, failures=self.last_failure)
+        return Attempt(kind=kind, feedback=feedback)
 
     def _get_edits(self, opts: SolveOptions, iteration: int, *, sampled: bool) -> Attempt:
         """A reply whose edits apply. A failed reply is answered with feedback and retried
         while the run's retry budget lasts (sampled candidates are not retried)."""
-        retry = 0
+        retry, echoed = 0, False
         while True:
             # A retry samples a little: a small model asked the same thing greedily tends to
             # repeat the same broken reply.
-            temperature = opts.sample_temperature if sampled else (0.4 if retry else None)
+            temperature = opts.sample_temperature if sampled or echoed else (0.4 if retry else None)
             phase = "candidate" if sampled else ("edit-retry" if retry else "edit")
             reply = self.ask(opts, phase, temperature)
             attempt = self._judge_reply(reply, opts)
@@ -240,7 +254,7 @@ class Solver:
             if sampled or self.retries >= opts.free_retries:
                 return attempt
             self.retries += 1
-            retry += 1
+            retry, echoed = retry + 1, attempt.kind in _ECHO
             self.bus.emit(
                 "edit.retry", used=self.retries, budget=opts.free_retries, why=attempt.kind
             )
@@ -314,6 +328,7 @@ class Solver:
         self.bus.emit("txn.rollback", iteration=iteration, reason=why)
         failures = "\n".join([*self.pending_notes, check.summary])
         self.pending_notes.clear()
+        self.last_failure = check.summary
         repair = render(
             "repair",
             task=opts.task,

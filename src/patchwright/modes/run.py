@@ -227,6 +227,7 @@ def _plan(
         reply_tokens=_reply_budget(fmt, [f.text for f in ctx.files if f.path not in protected]),
         candidates=candidates_for(opts.candidates, ws.model.name),
         done=criterion.describe() if criterion.defined else "",
+        failures=failures,
     )
     return _Plan(solver, options, fmt, criterion)
 
