@@ -1,8 +1,19 @@
 """Task benchmark: materialise each task in a temp git repo, run ``patchwright run --yes
---json`` on it, judge with the task's own (hidden) tests, and print the figures.
+--json`` on it, judge with the task's own tests, and print the figures.
 
     python benchmarks/tasks/run.py /work/shared/bench/humanevalfix_python.jsonl --limit 30
     python benchmarks/tasks/run.py /work/shared/bench/exercism_python_dev64.jsonl --limit 30
+
+Two framings:
+
+* ``--framing user`` (default) — as users call the tool: the task's tests are committed in the
+  repository, the task text does not name them, and ``--test-cmd`` is the task's own test
+  command. The judge restores the test files and runs that same command.
+* ``--framing hidden`` — the tests are hidden from the agent and restored only to judge; the
+  HumanEvalFix task names a visible example test. (The framing of earlier figures.)
+
+A solution the agent claims (``solved``) that the judge rejects is counted separately: with
+the user framing it must be 0.
 
 Results are appended to ``--out`` (one JSON line per task) and tasks already there are
 skipped, so an interrupted benchmark resumes where it stopped.
@@ -34,13 +45,47 @@ class Task:
     files: dict[str, str]  # visible to the agent
     hidden: dict[str, str]  # restored before judging
     judge: str
+    test_cmd: str | None = None  # given to the agent as --test-cmd (user framing)
 
 
-def load_tasks(path: Path) -> list[Task]:
+def _python(cmd: str) -> str:
+    """The task's test command run by this interpreter (it has pytest)."""
+    if cmd.startswith("pytest"):
+        return f"{sys.executable} -m {cmd}"
+    return cmd.replace("python ", f"{sys.executable} ", 1)
+
+
+def user_framed(row: dict[str, object]) -> Task:
+    """The task as a user would give it: tests in the repo, named only by --test-cmd."""
+    if "slug" in row:  # Exercism
+        solution = dict(row["solution_files"])  # type: ignore[call-overload]
+        stub = next(iter(solution))
+        tests = dict(row["test_files"])  # type: ignore[call-overload]
+        files = solution | dict(row.get("editor_files") or {}) | tests  # type: ignore[call-overload]
+        raw = str(row["test_command"])
+        text = f"Implement the exercise in {stub} (replace the stubs).\n\n{row['instructions']}"
+        return Task(str(row["slug"]), text, files, tests, raw, _python(raw))
+    entry = row["entry_point"]
+    test = f"from solution import *  # noqa: F403\n\n{row['test']}\n\ndef test_check():\n    check({entry})\n"
+    raw = "pytest -q -p no:cacheprovider test_solution.py"
+    return Task(
+        str(row["task_id"]),
+        f"Fix the bug in `{entry}` in solution.py: it gives wrong results for some inputs. "
+        "It must behave as its docstring says.",
+        {"solution.py": str(row["prompt"]) + str(row["buggy_solution"]), "test_solution.py": test},
+        {"test_solution.py": test},
+        raw,
+        _python(raw),
+    )
+
+
+def load_tasks(path: Path, framing: str = "user") -> list[Task]:
     tasks: list[Task] = []
     for line in path.read_text().splitlines():
         row = json.loads(line)
-        if "slug" in row:  # Exercism
+        if framing == "user":
+            tasks.append(user_framed(row))
+        elif "slug" in row:  # Exercism
             stub = next(iter(row["solution_files"]))
             tasks.append(
                 Task(
@@ -98,9 +143,7 @@ def judge(task: Task, repo: Path, timeout: float) -> bool:
     for rel, text in task.hidden.items():
         (repo / rel).parent.mkdir(parents=True, exist_ok=True)
         (repo / rel).write_text(text)
-    cmd = task.judge.replace("python ", f"{sys.executable} ", 1)
-    if cmd.startswith("pytest"):
-        cmd = f"{sys.executable} -m {cmd}"
+    cmd = _python(task.judge)
     proc = subprocess.Popen(
         cmd,
         shell=True,
@@ -140,6 +183,9 @@ def run_one(task: Task, args: argparse.Namespace) -> dict[str, object]:
             args.edit_format,
             "--test-timeout",
             "60",
+            "--candidates",
+            str(args.candidates),
+            *(["--test-cmd", task.test_cmd] if task.test_cmd else []),
         ]
         started = time.monotonic()
         try:
@@ -161,7 +207,7 @@ def run_one(task: Task, args: argparse.Namespace) -> dict[str, object]:
         except json.JSONDecodeError:
             out = {"outcome": "error", "stdout": proc.stdout[-500:]}
         wall = time.monotonic() - started
-        tests_gate = _tests_gate(repo)
+        record = _summary(repo)
         passed = judge(task, repo, timeout=120)
         if args.keep_records:
             keep = args.keep_records / task.task_id.replace("/", "_")
@@ -175,20 +221,24 @@ def run_one(task: Task, args: argparse.Namespace) -> dict[str, object]:
         "passed": passed,
         "outcome": out.get("outcome"),
         "iterations": out.get("iterations", 0),
+        "first_try": bool(record.get("first_try")),
+        "calls": out.get("calls"),
+        "retries": out.get("retries"),
         "tokens": tokens,
         "seconds": round(wall, 1),
         "model": args.model,
         "edit_format": args.edit_format,
-        "tests_gate": tests_gate,
+        "framing": args.framing,
+        "candidates": args.candidates,
+        "tests_gate": (record.get("gates") or {}).get("tests"),
     }
 
 
-def _tests_gate(repo: Path) -> str | None:
-    """How the agent's tests gate ended on its last check ("skipped": nothing proved it)."""
+def _summary(repo: Path) -> dict[str, object]:
+    """The agent's own record of the run (summary.json), or {} when it wrote none."""
     for summary in (repo / ".patchwright" / "runs").glob("*/summary.json"):
-        gates = json.loads(summary.read_text()).get("gates") or {}
-        return str(gates["tests"]) if "tests" in gates else None
-    return None
+        return dict(json.loads(summary.read_text()))
+    return {}
 
 
 def report(rows: list[dict[str, object]]) -> None:
@@ -196,7 +246,7 @@ def report(rows: list[dict[str, object]]) -> None:
         print("no results")
         return
     solved = [r for r in rows if r["passed"]]
-    first = [r for r in solved if r["iterations"] == 1]
+    first = [r for r in solved if r.get("first_try", r["iterations"] == 1)]
     tokens = [int(r["tokens"]) for r in rows]  # type: ignore[call-overload]
     solved_tokens = [int(r["tokens"]) for r in solved]  # type: ignore[call-overload]
     print(f"tasks                 {len(rows)}")
@@ -212,11 +262,15 @@ def report(rows: list[dict[str, object]]) -> None:
     print(f"agent outcomes        {outcomes}")
     claimed = [r for r in rows if r["outcome"] == "solved"]
     wrong = [r for r in claimed if not r["passed"]]
-    unproved = [r for r in wrong if r.get("tests_gate") == "skipped"]
+    unverified = [r for r in rows if r["outcome"] == "unverified"]
+    print(f"claimed but rejected  {len(wrong)}/{len(claimed)} claimed solved")
     print(
-        f"claimed, judged wrong {len(wrong)}/{len(claimed)} claimed"
-        f" ({len(unproved)} of them said no test had run)"
+        f"unverified            {len(unverified)} ({sum(bool(r['passed']) for r in unverified)}"
+        " of them pass the judge)"
     )
+    solved_seconds = [float(r["seconds"]) for r in solved]  # type: ignore[arg-type]
+    if solved_seconds:
+        print(f"median wall (solved)  {statistics.median(solved_seconds):.1f} s")
 
 
 def main() -> None:
@@ -229,6 +283,8 @@ def main() -> None:
     parser.add_argument("--offset", type=int, default=0)
     parser.add_argument("--max-iter", type=int, default=2)
     parser.add_argument("--edit-format", default="auto")
+    parser.add_argument("--framing", choices=("user", "hidden"), default="user")
+    parser.add_argument("--candidates", default="1", help="--candidates for the agent: N or auto")
     parser.add_argument("--timeout", type=float, default=600)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--report-only", action="store_true")
@@ -239,14 +295,15 @@ def main() -> None:
         help="copy each task's run record (events, trajectory) here",
     )
     args = parser.parse_args()
-    out = args.out or PROJECT / ".bench-cache" / f"tasks-{args.tasks.stem}-{args.edit_format}.jsonl"
+    name = f"tasks-{args.tasks.stem}-{args.framing}-{args.edit_format}-k{args.candidates}.jsonl"
+    out = args.out or PROJECT / ".bench-cache" / name
     out.parent.mkdir(parents=True, exist_ok=True)
     done = (
         {json.loads(line)["task_id"]: json.loads(line) for line in out.read_text().splitlines()}
         if out.exists()
         else {}
     )
-    tasks = load_tasks(args.tasks)[args.offset : args.offset + args.limit]
+    tasks = load_tasks(args.tasks, args.framing)[args.offset : args.offset + args.limit]
     if not args.report_only:
         for i, task in enumerate(tasks, 1):
             if task.task_id in done:
