@@ -31,3 +31,20 @@ def test_unknown_key_is_rejected(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
     with pytest.raises(ConfigError):
         load_settings(tmp_path, {"run": {"max_iterations": 3}})
+
+
+def test_a_repositorys_own_config_cannot_turn_on_hooks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    xdg = tmp_path / "xdg"
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(xdg))
+    monkeypatch.delenv("PATCHWRIGHT_GIT_RUN_HOOKS", raising=False)
+    (tmp_path / ".patchwright").mkdir()
+    (tmp_path / ".patchwright" / "config.toml").write_text("[git]\nrun_hooks = true\n")
+    assert load_settings(tmp_path).git.run_hooks is False
+    (xdg / "patchwright").mkdir(parents=True)
+    (xdg / "patchwright" / "config.toml").write_text("[git]\nrun_hooks = true\n")
+    assert load_settings(tmp_path).git.run_hooks is True
+    (xdg / "patchwright" / "config.toml").unlink()
+    monkeypatch.setenv("PATCHWRIGHT_GIT_RUN_HOOKS", "true")
+    assert load_settings(tmp_path).git.run_hooks is True

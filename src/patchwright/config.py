@@ -98,14 +98,27 @@ _ENV_KEYS = {
     "PATCHWRIGHT_MODEL": ("model", "name"),
     "PATCHWRIGHT_MAX_COST": ("model", "max_cost"),
     "PATCHWRIGHT_TEST_CMD": ("run", "test_cmd"),
+    "PATCHWRIGHT_GIT_RUN_HOOKS": ("git", "run_hooks"),
 }
+# Settings that make patchwright run programs the repository chooses: a cloned repository's own
+# .patchwright/config.toml may not turn them on, only the user's config or environment.
+_USER_ONLY = {("git", "run_hooks")}
+
+
+def _project_layer(repo: Path) -> dict[str, Any]:
+    data = _read_toml(project_config_path(repo))
+    for section, key in _USER_ONLY:
+        part = data.get(section)
+        if isinstance(part, dict):
+            part.pop(key, None)
+    return data
 
 
 def load_settings(repo: Path | None = None, overrides: dict[str, Any] | None = None) -> Settings:
     """Read every layer and validate the result; raises :class:`ConfigError` on bad input."""
     data = _read_toml(user_config_path())
     if repo is not None:
-        data = _merge(data, _read_toml(project_config_path(repo)))
+        data = _merge(data, _project_layer(repo))
     for env, (section, key) in _ENV_KEYS.items():
         if env in os.environ:
             data = _merge(data, {section: {key: os.environ[env]}})

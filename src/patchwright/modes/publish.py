@@ -13,10 +13,10 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+from patchwright.workspace.gitsafe import git_env, run_git  # hooks, fsmonitor, filters off
+
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess[str]:
-    from patchwright.workspace.gitsafe import run_git  # hooks, fsmonitor, filters off
-
     return run_git(root, *args, timeout=120)
 
 
@@ -53,6 +53,7 @@ def open_pr(root: Path, branch: str, base: str, title: str, body: str) -> tuple[
             capture_output=True,
             text=True,
             timeout=120,
+            env=git_env(root),  # gh runs git itself: with the repository's programs off
         )
         if proc.returncode == 0:
             return True, proc.stdout.strip()

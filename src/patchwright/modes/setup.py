@@ -123,11 +123,11 @@ def slug(task: str) -> str:
 
 
 def _open_git(
-    root: Path, opts: RunOptions, bus: EventBus
+    root: Path, opts: RunOptions, bus: EventBus, *, run_hooks: bool = False
 ) -> tuple[GitRepo | None, set[str], str | None]:
     if opts.no_git:
         return None, set(), None
-    repo = GitRepo(root)
+    repo = GitRepo(root, run_hooks=run_hooks)
     if not repo.is_repo:
         bus.emit("git.absent", message="not a git repository: working without git")
         return None, set(), None
@@ -163,7 +163,9 @@ def open_session(opts: RunOptions, settings: Settings, bus: EventBus) -> Session
 def open_workspace(session: Session, opts: RunOptions, on_token: Any = None) -> Workspace:
     root = session.root
     try:
-        git, dirty, base = _open_git(root, opts, session.bus)
+        git, dirty, base = _open_git(
+            root, opts, session.bus, run_hooks=session.settings.git.run_hooks
+        )
     except GitError as exc:
         raise RunError(str(exc)) from exc
     test_cmd = opts.test_cmd or detect_test_command(root)
