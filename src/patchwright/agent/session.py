@@ -16,7 +16,7 @@ from patchwright.config import Settings
 from patchwright.events import EventBus
 from patchwright.llm import Caps, make_model
 from patchwright.llm.router import Router, Totals
-from patchwright.sandbox import Sandbox
+from patchwright.sandbox import Limits, Sandbox
 from patchwright.workspace.files import read_context_files
 
 
@@ -69,7 +69,9 @@ class Session:
     @property
     def sandbox(self) -> Sandbox:
         if self._sandbox is None:
-            self._sandbox = Sandbox(self.root, allow_net=self.settings.sandbox.allow_net)
+            box = self.settings.sandbox
+            limits = Limits(disk_bytes=box.disk_budget_mb * 1024 * 1024)
+            self._sandbox = Sandbox(self.root, allow_net=box.allow_net, limits=limits)
         return self._sandbox
 
     @property
