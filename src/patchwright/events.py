@@ -37,9 +37,18 @@ class EventBus:
         self._listeners: list[Listener] = []
         self._lock = threading.Lock()
 
-    def subscribe(self, listener: Listener) -> None:
+    def subscribe(self, listener: Listener) -> Callable[[], None]:
+        """Add ``listener``; returns the call that removes it again (a long-lived session's
+        bus outlives each task's run record)."""
         with self._lock:
             self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if listener in self._listeners:
+                    self._listeners.remove(listener)
+
+        return unsubscribe
 
     def emit(self, kind: str, /, **data: Any) -> Event:
         event = Event(kind, data)

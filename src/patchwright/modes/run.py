@@ -29,7 +29,13 @@ from patchwright.config import Settings, load_settings
 from patchwright.events import EventBus
 from patchwright.llm import CapExceeded, Model
 from patchwright.modes.approval import make_approver
-from patchwright.modes.setup import RunError, Workspace, open_session, open_workspace
+from patchwright.modes.setup import (
+    RunError,
+    Workspace,
+    open_session,
+    open_workspace,
+    recover_session,
+)
 from patchwright.verify import Baseline, take_baseline
 from patchwright.workspace.transaction import Transaction, undo
 
@@ -319,19 +325,28 @@ def _solve(
 def run_task(
     opts: RunOptions,
     *,
-    bus: EventBus,
+    bus: EventBus | None = None,
     console: Console,
     on_token: Any = None,
     settings: Settings | None = None,
+    session: Session | None = None,
 ) -> RunSummary:
-    """Run one task; raises :class:`RunError` for usage/configuration problems (exit 2)."""
+    """Run one task; raises :class:`RunError` for usage/configuration problems (exit 2).
+
+    A long-lived mode passes its ``session`` (one loaded model across tasks); otherwise one
+    is built from ``settings`` (default: the layered config of the repository)."""
     started = time.monotonic()
-    root = opts.repo.expanduser().resolve()
-    session = open_session(opts, settings or load_settings(root if root.is_dir() else None), bus)
+    if session is None:
+        root = opts.repo.expanduser().resolve()
+        config = settings or load_settings(root if root.is_dir() else None)
+        session = open_session(opts, config, bus or EventBus())
+    else:
+        recover_session(session)
+    bus = session.bus
     ws = open_workspace(session, opts, on_token)
     record = RunRecord(ws.root, redact=ws.redact)
     summary = RunSummary("failed", record.run_id)
-    bus.subscribe(record.on_event)
+    stop_recording = bus.subscribe(record.on_event)
     session.start_task()
     bus.emit("run.start", run_id=record.run_id, task=opts.task, model=ws.model.name)
     try:
@@ -366,4 +381,5 @@ def run_task(
                 "model": ws.model.name,
             }
         )
+        stop_recording()
     return summary

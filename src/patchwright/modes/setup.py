@@ -151,13 +151,19 @@ def open_session(opts: RunOptions, settings: Settings, bus: EventBus) -> Session
     root = opts.repo.expanduser().resolve()
     if not root.is_dir():
         raise RunError(f"--repo {opts.repo}: not a directory")
-    recovered = recover(root)
-    if recovered:
-        bus.emit("txn.recovered", transactions=recovered)
     try:
-        return Session(settings, root, model=opts.model, record=opts.record, bus=bus)
+        session = Session(settings, root, model=opts.model, record=opts.record, bus=bus)
     except ModelError as exc:
         raise RunError(str(exc)) from exc
+    recover_session(session)
+    return session
+
+
+def recover_session(session: Session) -> None:
+    """Finish or undo an interrupted transaction before the repository is read."""
+    recovered = recover(session.root)
+    if recovered:
+        session.bus.emit("txn.recovered", transactions=recovered)
 
 
 def open_workspace(session: Session, opts: RunOptions, on_token: Any = None) -> Workspace:
