@@ -27,7 +27,9 @@ def register(app: typer.Typer) -> None:
             None, "--test-cmd", help="Test command (default: detected)."
         ),
         done_when: list[str] = typer.Option(
-            [], "--done-when", help="A command that must exit 0 for the task to be done (repeatable)."
+            [],
+            "--done-when",
+            help="A command that must exit 0 for the task to be done (repeatable).",
         ),
         max_iter: int | None = typer.Option(
             None, "--max-iter", min=1, help="Iterations (default 4)."
