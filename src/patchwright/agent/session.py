@@ -10,7 +10,7 @@ dropped by another. A long-lived mode keeps one session (one loaded model) acros
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from patchwright.config import Settings
 from patchwright.events import EventBus
@@ -18,6 +18,9 @@ from patchwright.llm import Caps, make_model
 from patchwright.llm.router import Router, Totals
 from patchwright.sandbox import Limits, Sandbox
 from patchwright.workspace.files import read_context_files
+
+if TYPE_CHECKING:
+    from patchwright.index import RepoIndex
 
 
 def build_model(
@@ -61,6 +64,8 @@ class Session:
         self.bus = bus or EventBus()
         self.model = build_model(settings, spec=model, record=record, on_event=self._relay)
         self._sandbox: Sandbox | None = None
+        self._index: RepoIndex | None = None
+        self._index_tried = False
 
     def _relay(self, kind: str, data: dict[str, Any]) -> None:
         """Router events (retries, cooled keys, fallbacks, waits) go into the run record."""
@@ -73,6 +78,34 @@ class Session:
             limits = Limits(disk_bytes=box.disk_budget_mb * 1024 * 1024)
             self._sandbox = Sandbox(self.root, allow_net=box.allow_net, limits=limits)
         return self._sandbox
+
+    @property
+    def index(self) -> RepoIndex | None:
+        """The code index: opened, and built or brought up to date (only changed files are
+        reparsed) on first use, with progress events; None when it cannot be built (the
+        index accelerates context and tools; its failure must not stop a task)."""
+        if not self._index_tried:
+            self._index_tried = True
+            self._index = self._open_index()
+        elif self._index is not None:
+            self._index.update()
+        return self._index
+
+    def _open_index(self) -> RepoIndex | None:
+        from patchwright.index import RepoIndex
+
+        self.bus.emit("index.start")
+        try:
+            index = RepoIndex(self.root, max_file_bytes=self.settings.files.max_file_bytes)
+            stats = index.update(self._index_progress)
+        except Exception as exc:  # a broken cache or parser must not stop a run
+            self.bus.emit("index.failed", error=f"{type(exc).__name__}: {exc}")
+            return None
+        self.bus.emit("index.done", files=len(index.symbols), parsed=stats.parsed)
+        return index
+
+    def _index_progress(self, done: int, total: int) -> None:
+        self.bus.emit("index.progress", done=done, total=total)
 
     @property
     def command_timeout(self) -> float:

@@ -1,5 +1,5 @@
 """Everything a run needs before the first prompt: the repository checked and recovered, git
-state understood, the model built, files readable, the index consulted when it exists."""
+state understood, the model built, files readable, the index built or refreshed on first use."""
 
 from __future__ import annotations
 
@@ -20,6 +20,7 @@ from patchwright.workspace.textfile import TextFile, read_text_file
 from patchwright.workspace.transaction import recover
 
 if TYPE_CHECKING:
+    from patchwright.index import RepoIndex
     from patchwright.modes.run import RunOptions
 
 
@@ -36,7 +37,7 @@ class Workspace:
     on_token: Callable[[str], None] | None = None
     dirty: set[str] = field(default_factory=set)
     base_branch: str | None = None
-    _index_state: tuple[Any] | None = None
+    index: Callable[[], RepoIndex | None] = lambda: None  # the session's, built on first use
 
     def read_file(self, path: str) -> TextFile | None:
         target = confine(self.root, path)
@@ -51,30 +52,12 @@ class Workspace:
     def redact(text: str) -> str:
         return redact(text)
 
-    def _index(self) -> Any:
-        """The code index, refreshed once per run, when the user has built one."""
-        if self._index_state is None:
-            self._index_state = (self._open_index(),)
-        return self._index_state[0]
-
-    def _open_index(self) -> Any:
-        if not (self.root / ".patchwright" / "cache" / "symbols.sqlite").is_file():
-            return None
-        try:
-            from patchwright.index import RepoIndex
-
-            index = RepoIndex(self.root)
-            index.update()
-            return index
-        except Exception:  # the index is an accelerator; a broken cache must not stop a run
-            return None
-
     def index_ranked(self, task: str) -> list[str]:
-        index = self._index()
+        index = self.index()
         return [] if index is None else [f.path for f in index.locate(task, k=10).files]
 
     def repo_map(self, task: str) -> str:
-        index = self._index()
+        index = self.index()
         if index is None:
             return ""
         focus = [f.path for f in index.locate(task, k=5).files]
@@ -175,4 +158,6 @@ def open_workspace(session: Session, opts: RunOptions, on_token: Any = None) -> 
     except GitError as exc:
         raise RunError(str(exc)) from exc
     test_cmd = opts.test_cmd or detect_test_command(root)
-    return Workspace(root, session.model, git, test_cmd, on_token, dirty, base)
+    return Workspace(
+        root, session.model, git, test_cmd, on_token, dirty, base, lambda: session.index
+    )
