@@ -1,4 +1,4 @@
-"""The run's view of the repository: the index is used when the user has built one."""
+"""The run's view of the repository: the Session's index, built or refreshed on first use."""
 
 from __future__ import annotations
 
