@@ -1,0 +1,46 @@
+"""The review loop's checker: the run's gates, widened to the files that depend on the change,
+then the runtime smoke run.
+
+A change to a function's signature can break a caller that the change never touched. So the
+syntax, lint and type gates run on the touched files *and* on the files that use a
+definition of theirs (their baseline is the same check with the old text of the changed files,
+so only errors the change causes count), the tests gate runs the suite, and — when the gates
+pass — the program's entry point runs for a few seconds and must not crash in a new way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from patchwright.agent.checker import Check, GateChecker
+from patchwright.verify import GateContext, GateResult, SmokeGate
+
+MAX_DEPENDENTS = 40  # a change to a name used everywhere checks its first 40 users
+
+
+@dataclass
+class ReviewChecker:
+    gates: GateChecker
+    dependents_of: Callable[[Sequence[str]], list[str]]
+    smoke_seconds: float | None = None
+
+    def check(self, touched: Sequence[str]) -> Check:
+        extra = [p for p in self.dependents_of(touched) if p not in touched][:MAX_DEPENDENTS]
+        if extra:
+            self.gates.bus.emit("review.dependents", touched=list(touched), paths=extra)
+        check = self.gates.check([*touched, *extra])
+        if check.gates_ok and self.smoke_seconds:
+            check.results.append(self._smoke(touched))
+        return check
+
+    def _smoke(self, touched: Sequence[str]) -> GateResult:
+        g = self.gates
+        ctx = GateContext(root=g.root, sandbox=g.sandbox, baseline=g.baseline,
+                          touched=list(touched), smoke_seconds=self.smoke_seconds)  # fmt: skip
+        result = SmokeGate().run(ctx)
+        g.bus.emit("gate.result", gate=result.name, status=result.status,
+                   new_problems=len(result.new_problems),
+                   fixed_problems=len(result.fixed_problems),
+                   seconds=round(result.seconds, 3), reason=result.reason)  # fmt: skip
+        return result
