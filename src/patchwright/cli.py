@@ -48,9 +48,27 @@ def _register_commands() -> None:
 _register_commands()
 
 
+def chat_argv(argv: list[str], *, terminal: bool) -> list[str]:
+    """The arguments as the CLI should see them: no subcommand means the chat — ``patchwright``
+    alone in a terminal (without one it prints help), or only chat flags
+    (``patchwright --model M``); ``--resume`` without an id means the newest session."""
+    args = list(argv)
+    if not args:
+        return ["chat"] if terminal else args
+    if args[0].startswith("-") and args[0] not in ("--help", "-h", "--version"):
+        args.insert(0, "chat")
+    if args[0] in ("chat", "tui"):
+        for i, arg in enumerate(args):
+            if arg in ("--resume", "-r") and (i + 1 == len(args) or args[i + 1].startswith("-")):
+                args[i] = "--resume="
+    return args
+
+
 def main() -> None:
     """Entry point of the console script."""
-    sys.exit(app())  # typer handles its own exit codes; usage errors exit 2
+    terminal = sys.stdin.isatty() and sys.stdout.isatty()
+    args = chat_argv(sys.argv[1:], terminal=terminal)
+    sys.exit(app(args=args))  # typer handles its own exit codes; usage errors exit 2
 
 
 if __name__ == "__main__":

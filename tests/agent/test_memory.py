@@ -104,3 +104,9 @@ def test_everything_together_is_capped(repo: Path, home: Path) -> None:
     assert memory.truncated
     assert memory.text.startswith("u" * 40)
     assert len(memory.text) <= 60 + len("\n\n\n[... truncated]")
+
+
+def test_a_claude_md_copied_from_agents_md_counts_once(repo: Path, home: Path) -> None:
+    (repo / "AGENTS.md").write_text("run pytest")
+    (repo / "CLAUDE.md").write_text("run pytest\n")
+    assert read_memory(repo, user_dir=home).sources == ["AGENTS.md"]

@@ -60,6 +60,7 @@ class _Reader:
     parts: list[str] = field(default_factory=list)
     sources: list[str] = field(default_factory=list)
     seen: set[Path] = field(default_factory=set)
+    bodies: set[str] = field(default_factory=set)  # a CLAUDE.md copied from AGENTS.md counts once
     used: int = 0
     truncated: bool = False
 
@@ -75,7 +76,8 @@ class _Reader:
         if text is None:
             return
         body, imports = _split_imports(text)
-        if body:
+        if body and body not in self.bodies:
+            self.bodies.add(body)
             self._append(body, path)
         if depth >= IMPORT_DEPTH:
             return
