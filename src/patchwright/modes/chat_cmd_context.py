@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 LARGE_LINES = 400  # /read shows a file past this many lines by its outline
 LARGE_BYTES = 48 * 1024
 _GLOB = set("*?[")
+_OUTLINE = 200  # definitions shown at most
 
 
 def resolve(state: ChatState, args: str) -> list[str]:
@@ -62,10 +63,13 @@ def outline(state: ChatState, path: str, text: str) -> str:
     """A large file by its definitions (from the index; else its first lines)."""
     index = state.session.index
     defs = index.definitions(path) if index is not None else []
-    lines = text.count("\n") + 1
+    lines = len(text.splitlines())
     if defs:
-        body = "\n".join(f"{d.line:>5}  {d.signature or d.kind + ' ' + d.name}" for d in defs)
-        return f"{path}: {lines} lines; its definitions:\n{body}"
+        body = "\n".join(
+            f"{d.line:>5}  {d.signature or d.kind + ' ' + d.name}" for d in defs[:_OUTLINE]
+        )
+        more = f"\n… and {len(defs) - _OUTLINE} more" if len(defs) > _OUTLINE else ""
+        return f"{path}: {lines} lines; its definitions:\n{body}{more}"
     head = "\n".join(text.splitlines()[:60])
     return f"{path}: {lines} lines; the first 60:\n{head}"
 
