@@ -39,7 +39,9 @@ from patchwright.modes.review_targeting import CascadeItem, History, Target, can
 from patchwright.modes.review_targeting import dependents as find_dependents
 from patchwright.modes.run import RunOptions
 from patchwright.modes.setup import RunError, open_workspace, recover_session
-from patchwright.verify import Baseline, take_baseline
+from patchwright.verify import Baseline, TestRun, take_baseline
+from patchwright.verify.baseline import snapshot_texts
+from patchwright.verify.smoke import run_smoke
 from patchwright.verify.summary import describe_tests
 
 Focus = Literal["bugs", "features", "both"]
@@ -121,6 +123,7 @@ class ReviewLoop:
         started = time.monotonic()
         record = RunRecord(self.ws.root, redact=self.ws.redact)
         self.summary.run_id = record.run_id
+        self.proposer.on_step = record.write_trajectory
         stop_listening = [self.bus.subscribe(record.on_event), self.bus.subscribe(self._on_usage)]
         self.bus.emit("review.start", run_id=record.run_id, model=self.ws.model.name,
                       focus=self.opts.focus, iterations=self.opts.iterations,
@@ -189,13 +192,22 @@ class ReviewLoop:
         self.analysis.refresh(index, texts, files)
         self._rebaseline(texts, files)
 
-    def _rebaseline(self, texts: dict[str, str], files: Sequence[str]) -> None:
+    def _rebaseline(
+        self, texts: dict[str, str], files: Sequence[str], tests: TestRun | None = None
+    ) -> None:
+        """A new baseline (the tree changed) and its findings. ``tests``: the suite's run on
+        this very tree (the kept change's check), reused instead of running it again."""
         self._phase("baseline")
-        tuning = self.opts.tuning
-        self.baseline = take_baseline(self.ws.root, self.session.sandbox,
-                                      test_cmd=self.ws.test_cmd,
-                                      smoke_seconds=tuning.smoke_seconds or None,
-                                      test_timeout=tuning.test_timeout)  # fmt: skip
+        root, sandbox, tuning = self.ws.root, self.session.sandbox, self.opts.tuning
+        if tests is None:
+            self.baseline = take_baseline(root, sandbox, test_cmd=self.ws.test_cmd,
+                                          smoke_seconds=tuning.smoke_seconds,
+                                          test_timeout=tuning.test_timeout)  # fmt: skip
+        else:
+            kept, all_paths = snapshot_texts(root)
+            smoke = run_smoke(root, sandbox, tuning.smoke_seconds) if tuning.smoke_seconds else None
+            cmd = self.baseline.test_cmd if self.baseline else self.ws.test_cmd
+            self.baseline = Baseline(root, kept, all_paths, tests, cmd, smoke)
         self.findings = scan(
             self.ws.root, self.session.sandbox, self.baseline, texts, files, self._index().symbols
         )
@@ -309,7 +321,7 @@ class ReviewLoop:
                           queue=[i.path for i in self.queue])  # fmt: skip
         files = self._files(index)
         self.analysis.refresh(index, after, files)
-        self._rebaseline(after, files)
+        self._rebaseline(after, files, outcome.test_run)
 
     def _notes(self, target: Target, outcome: ProposalOutcome) -> list[str]:
         why = target.reasons[0] if target.reasons else "chosen"

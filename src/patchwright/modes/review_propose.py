@@ -38,7 +38,7 @@ from patchwright.modes.review_memory import Recall
 from patchwright.modes.review_solver import NothingToPropose, ReviewSolver
 from patchwright.modes.review_targeting import Target
 from patchwright.modes.setup import Workspace
-from patchwright.verify import Baseline
+from patchwright.verify import Baseline, TestRun
 from patchwright.workspace.transaction import Transaction
 
 Kind = Literal["bug", "feature", "cascade"]
@@ -59,6 +59,7 @@ class ProposalOutcome:
     reason: str = ""
     attempts: int = 0
     commit: str | None = None
+    test_run: TestRun | None = field(default=None, repr=False)  # of the kept change's check
 
     def to_json(self) -> dict[str, Any]:
         return {"status": self.status, "kind": self.kind, "target": self.target,
@@ -117,6 +118,7 @@ class Proposer:
     dependents_of: Callable[[Sequence[str]], list[str]]
     on_pending: Callable[[Proposal, str], None] = lambda proposal, diff: None
     interactive: bool | None = None
+    on_step: Callable[[list[Any], list[dict[str, Any]]], None] | None = None  # trajectory
 
     def propose(
         self, target: Target, kind: Kind, ctx: TargetContext, baseline: Baseline
@@ -174,6 +176,9 @@ class Proposer:
             proposal=proposal,
             goal=_goal(kind, target, ctx),
         )
+        if self.on_step is not None:
+            record = self.on_step
+            solver.on_step = lambda: record(list(solver.messages), solver.actions)
         return solver, criterion
 
     def _prompt(self, target: Target, kind: Kind, ctx: TargetContext, fmt: str, text: str) -> str:
@@ -198,6 +203,7 @@ def _outcome(result: SolveResult, solver: ReviewSolver, kind: Kind, target: str)
         out.status, out.files, out.diff = "accepted", result.files_changed, result.diff
         if check is not None:
             out.fixed = [p.render() for r in check.results for p in r.fixed_problems]
+            out.test_run = next((r.test_run for r in check.results if r.test_run), None)
     elif result.outcome == "skipped" or (check is not None and check.ok):
         out.status = "skipped"
     elif check is not None:

@@ -1,0 +1,251 @@
+"""``patchwright review`` end to end: real git repositories, real gates and test runs, scripted
+model replies (consumed in order: a proposal, its repairs, the commit message, the memory)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from patchwright.cli import app
+
+Script = Callable[[list[str]], Path]
+
+PRICING = '''"""Prices and discounts."""
+
+
+def apply_discount(price, percent):
+    """Return the price after taking ``percent`` (0-100) off it."""
+    return price * percent / 100
+'''
+CART = '''"""A shopping cart's total."""
+
+from shop.pricing import apply_discount
+
+
+def total(prices, percent):
+    """The cart's total after the discount."""
+    return sum(apply_discount(p, percent) for p in prices)
+'''
+TESTS = """from shop.pricing import apply_discount
+
+
+def test_quarter_off():
+    assert apply_discount(200.0, 25) == 150.0
+
+
+def test_zero():
+    assert apply_discount(80.0, 0) == 80.0
+"""
+PYPROJECT = """[project]
+name = "shop"
+version = "0.1.0"
+
+[tool.pytest.ini_options]
+testpaths = ["tests"]
+pythonpath = ["."]
+"""
+
+
+def sr(path: str, search: str, replace: str, why: str) -> str:
+    return (
+        f"{why}\n\n{path}\n```python\n<<<<<<< SEARCH\n{search}\n=======\n{replace}\n"
+        ">>>>>>> REPLACE\n```\n"
+    )
+
+
+BUG = "    return price * percent / 100"
+FIX = sr("shop/pricing.py", BUG, "    return price * (1 - percent / 100)",
+         "The discount is returned instead of the discounted price.")  # fmt: skip
+COMMIT = "fix(pricing): subtract the discount from the price"
+MEMORY = "- pricing: apply_discount now subtracts the discount"
+
+
+def make_repo(root: Path, files: dict[str, str], shop: Any) -> Path:
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    shop.git(root, "init", "-q", "-b", "main")
+    shop.git(root, "add", "-A")
+    shop.git(root, "commit", "-q", "-m", "initial")
+    return root
+
+
+@pytest.fixture
+def shop_repo(tmp_path: Path, shop: Any) -> Path:
+    """A shop whose discount is wrong (one failing test) and a cart that uses it."""
+    files = {"shop/__init__.py": '"""A tiny shop."""\n', "shop/pricing.py": PRICING,
+             "shop/cart.py": CART, "tests/test_pricing.py": TESTS, "pyproject.toml": PYPROJECT,
+             "README.md": "A tiny shop that prices carts.\n"}  # fmt: skip
+    return make_repo(tmp_path / "shop", files, shop)
+
+
+def review(repo: Path, replies: Path, *extra: str) -> tuple[int, dict[str, Any]]:
+    result = CliRunner().invoke(
+        app,
+        ["review", "--repo", str(repo), "--model", f"scripted:{replies}", "--json",
+         "--smoke-seconds", "0", *extra],
+    )  # fmt: skip
+    lines = [line for line in result.stdout.splitlines() if line.strip()]
+    assert len(lines) == 1, result.output
+    return result.exit_code, json.loads(lines[0])
+
+
+def review_file(repo: Path, name: str) -> str:
+    return (repo / ".patchwright" / "review" / name).read_text()
+
+
+def events(repo: Path) -> list[dict[str, Any]]:
+    run_dir = sorted((repo / ".patchwright" / "runs").iterdir())[-1]
+    return [json.loads(x) for x in (run_dir / "events.jsonl").read_text().splitlines()]
+
+
+def user_prompts(repo: Path) -> list[str]:
+    run_dir = sorted((repo / ".patchwright" / "runs").iterdir())[-1]
+    messages = json.loads((run_dir / "trajectory.json").read_text())["messages"]
+    return [m["content"] for m in messages if m["role"] == "user"]
+
+
+def test_a_bug_the_tests_catch_is_fixed_committed_and_recorded(
+    shop_repo: Path, script: Script, shop: Any
+) -> None:
+    code, out = review(shop_repo, script([FIX, COMMIT, MEMORY]), "--iterations", "1", "--yes")
+
+    assert (code, out["outcome"]) == (0, "finished"), out
+    [accepted] = out["accepted"]
+    assert accepted["target"] == "shop/pricing.py" and accepted["kind"] == "bug"
+    assert accepted["commit"] == shop.git(shop_repo, "rev-parse", "HEAD").strip()
+    assert "tests/test_pricing.py::test_quarter_off (failed)" in accepted["fixed"]
+    assert "(1 - percent / 100)" in (shop_repo / "shop/pricing.py").read_text()
+    assert shop.git(shop_repo, "log", "-1", "--format=%s").strip() == COMMIT
+    history = review_file(shop_repo, "HISTORY.md")
+    assert accepted["commit"][:12] in history and "+    return price * (1 - percent / 100)" in history
+    assert "apply_discount now subtracts" in review_file(shop_repo, "MEMORY.md")
+    assert "`shop/pricing.py`" in review_file(shop_repo, "ANALYSIS.md")
+    symbols = json.loads(review_file(shop_repo, "SYMBOLS.json"))
+    assert symbols["definitions"]["apply_discount"] == "shop/pricing.py"
+    target = next(e for e in events(shop_repo) if e["kind"] == "review.target")
+    assert any("failing test" in r for r in target["reasons"]), target
+    assert "test_quarter_off" in user_prompts(shop_repo)[0]  # the model saw what fails
+    assert not (shop_repo / ".patchwright/review/PEER_REVIEW.md").exists()
+    assert shop.git(shop_repo, "status", "--porcelain").strip() == ""
+
+
+def test_a_proposal_that_breaks_a_test_is_rolled_back_and_archived(
+    shop_repo: Path, script: Script, shop: Any
+) -> None:
+    breaks = sr("shop/pricing.py", BUG, "    return price * (1 - percent / 100) + 1",
+                "Round the discount up.")  # fmt: skip
+    still = sr("shop/pricing.py", "    return price * (1 - percent / 100) + 1",
+               "    return price - percent", "Subtract the percent.")  # fmt: skip
+    before, head = shop.fingerprint(shop_repo), shop.git(shop_repo, "rev-parse", "HEAD")
+
+    code, out = review(shop_repo, script([breaks, still, MEMORY]), "--iterations", "1",
+                       "--yes", "--heal", "1")  # fmt: skip
+
+    assert code == 0 and out["accepted"] == [], out
+    [rejected] = out["rejected"]
+    assert rejected["target"] == "shop/pricing.py" and rejected["attempts"] == 2
+    assert shop.fingerprint(shop_repo) == before
+    assert shop.git(shop_repo, "rev-parse", "HEAD") == head
+    failed = review_file(shop_repo, "FAILED_PEER_REVIEW.md")
+    assert "test_quarter_off" in failed and "Subtract the percent." in failed
+    repair = user_prompts(shop_repo)[1]  # the repair knows the goal, the proposal and the error
+    assert "Fix the defects in shop/pricing.py" in repair and "Round the discount up." in repair
+    assert "test_zero" in repair
+
+
+def test_a_changed_signature_queues_its_caller_and_the_cascade_fixes_it(
+    shop_repo: Path, script: Script, shop: Any
+) -> None:
+    resigned = sr(
+        "shop/pricing.py",
+        f"def apply_discount(price, percent):\n{PRICING.splitlines()[4]}\n{BUG}",
+        "def apply_discount(price, percent, digits=2):\n"
+        '    """Return the price after taking ``percent`` (0-100) off it, rounded."""\n'
+        "    return round(price * (1 - percent / 100), digits)",
+        "Subtract the discount and round to cents.",
+    )
+    caller = sr("shop/cart.py", "apply_discount(p, percent)", "apply_discount(p, percent, 2)",
+                "Pass the rounding explicitly.")  # fmt: skip
+    replies = script([resigned, COMMIT, MEMORY, caller, "refactor(cart): pass digits", MEMORY])
+
+    code, out = review(shop_repo, replies, "--iterations", "2", "--yes")
+
+    assert code == 0, out
+    assert [a["target"] for a in out["accepted"]] == ["shop/pricing.py", "shop/cart.py"]
+    assert [a["kind"] for a in out["accepted"]] == ["bug", "cascade"]
+    assert "apply_discount(p, percent, 2)" in (shop_repo / "shop/cart.py").read_text()
+    log = events(shop_repo)
+    cascade = next(e for e in log if e["kind"] == "review.cascade")
+    assert cascade["queued"] == ["shop/cart.py"]
+    second = [e for e in log if e["kind"] == "review.target"][1]
+    assert second["reasons"][0].startswith("cascade: shop/pricing.py changed `apply_discount`")
+    prompt = user_prompts(shop_repo)[0]
+    assert "digits=2" in prompt and "shop/cart.py" in prompt  # the change, as context
+    assert shop.git(shop_repo, "log", "--format=%s", "-2").split("\n")[0] == "refactor(cart): pass digits"
+
+
+@pytest.mark.parametrize("on_timeout", ["skip", "apply"])
+def test_an_unanswered_checkpoint_does_what_on_timeout_says(
+    shop_repo: Path, script: Script, shop: Any, on_timeout: str
+) -> None:
+    head = shop.git(shop_repo, "rev-parse", "HEAD")
+    replies = [FIX, MEMORY] if on_timeout == "skip" else [FIX, COMMIT, MEMORY]
+
+    code, out = review(shop_repo, script(replies), "--iterations", "1",
+                       "--checkpoint-timeout", "1", "--on-timeout", on_timeout)  # fmt: skip
+
+    assert code == 0, out
+    resolved = next(e for e in events(shop_repo) if e["kind"] == "review.checkpoint.resolved")
+    assert (resolved["by"], resolved["decision"]) == ("timeout", on_timeout)
+    if on_timeout == "skip":
+        assert [s["target"] for s in out["skipped"]] == ["shop/pricing.py"]
+        assert shop.git(shop_repo, "rev-parse", "HEAD") == head
+        assert (shop_repo / "shop/pricing.py").read_text() == PRICING
+    else:
+        assert out["accepted"][0]["commit"] == shop.git(shop_repo, "rev-parse", "HEAD").strip()
+
+
+GREET = '''"""Greetings."""
+
+
+def greeting(name):
+    """A friendly greeting for ``name``."""
+    return "hello " + name
+'''
+MAIN = '''"""Greets the world."""
+
+from greet import greeting
+
+if __name__ == "__main__":
+    print(greeting("world"))
+'''
+
+
+def test_a_runtime_crash_caught_by_the_smoke_run_is_healed_by_repair(
+    tmp_path: Path, script: Script, shop: Any
+) -> None:
+    files = {"greet.py": GREET, "main.py": MAIN, "README.md": "Says hello.\n"}
+    repo = make_repo(tmp_path / "hello", files, shop)
+    crashes = sr("greet.py", '    return "hello " + name', '    return "Hello, " + name.title',
+                 "Capitalise the greeting.")  # fmt: skip
+    healed = sr("greet.py", '    return "Hello, " + name.title', '    return "Hello, " + name.title()',
+                "Call title().")  # fmt: skip
+
+    code, out = review(repo, script([crashes, healed, "feat(greet): capitalise", MEMORY]),
+                       "--iterations", "1", "--yes", "--target", "greet.py",
+                       "--smoke-seconds", "5", "--heal", "1")  # fmt: skip
+
+    assert code == 0, out
+    [accepted] = out["accepted"]
+    assert accepted["attempts"] == 2
+    assert 'name.title()' in (repo / "greet.py").read_text()
+    smoke = [e for e in events(repo) if e["kind"] == "gate.result" and e["gate"] == "smoke"]
+    assert [e["status"] for e in smoke] == ["failed", "passed"]
+    repair = user_prompts(repo)[1]
+    assert "TypeError" in repair and "Capitalise the greeting." in repair
