@@ -1,0 +1,1 @@
+"""The Textual TUI: the chat in a full-screen interface (``patchwright tui``)."""
