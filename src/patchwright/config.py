@@ -58,11 +58,34 @@ class GitSettings(_Section):
     run_hooks: bool = False  # run the user's own pre-commit hook on patchwright's commits
 
 
+class McpServerSettings(_Section):
+    """One MCP server: a stdio ``command`` (with ``args``, ``env``) or a streamable-HTTP ``url``."""
+
+    command: str | None = None
+    args: list[str] = Field(default_factory=list)
+    env: dict[str, str] = Field(default_factory=dict)
+    url: str | None = None
+    roles: list[str] = Field(default_factory=lambda: ["coder"])
+    timeout: float = 60.0
+
+
+class McpSettings(_Section):
+    servers: dict[str, McpServerSettings] = Field(default_factory=dict)
+
+
+class AgentSettings(_Section):
+    strategy: str = "auto"  # auto | pipeline | agent
+    plan: bool = True
+    max_rejections: int = 2
+
+
 class Settings(_Section):
     model: ModelSettings = Field(default_factory=ModelSettings)
     files: FilesSettings = Field(default_factory=FilesSettings)
     sandbox: SandboxSettings = Field(default_factory=SandboxSettings)
     run: RunSettings = Field(default_factory=RunSettings)
+    agent: AgentSettings = Field(default_factory=AgentSettings)
+    mcp: McpSettings = Field(default_factory=McpSettings)
     git: GitSettings = Field(default_factory=GitSettings)
 
 
@@ -100,9 +123,9 @@ _ENV_KEYS = {
     "PATCHWRIGHT_TEST_CMD": ("run", "test_cmd"),
     "PATCHWRIGHT_GIT_RUN_HOOKS": ("git", "run_hooks"),
 }
-# Settings that make patchwright run programs the repository chooses: a cloned repository's own
-# .patchwright/config.toml may not turn them on, only the user's config or environment.
-_USER_ONLY = {("git", "run_hooks")}
+# Settings that make patchwright run programs the repository chooses (hooks, MCP servers): a
+# cloned repository's own .patchwright/config.toml may not set them, only the user's config.
+_USER_ONLY = {("git", "run_hooks"), ("mcp", "servers")}
 
 
 def _project_layer(repo: Path) -> dict[str, Any]:

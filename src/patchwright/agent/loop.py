@@ -85,6 +85,9 @@ class SolveResult:
     check: Check | None = None  # the last check made: gate statuses and the verdict
     retries: int = 0
     replies: int = 0
+    steps: int = 0  # agent mode: model calls of all roles
+    role_usage: dict[str, dict[str, int]] = field(default_factory=dict)
+    commit_message: str = ""  # agent mode: the reviewer's message
 
 
 @dataclass

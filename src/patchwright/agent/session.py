@@ -12,7 +12,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from patchwright.config import Settings
+from patchwright.agent.roles import Role, by_role
+from patchwright.agent.tools.base import Tool
+from patchwright.config import SandboxSettings, Settings
 from patchwright.events import EventBus
 from patchwright.llm import Caps, make_model
 from patchwright.llm.router import Router, Totals
@@ -20,6 +22,7 @@ from patchwright.sandbox import Limits, Sandbox
 from patchwright.workspace.files import read_context_files
 
 if TYPE_CHECKING:
+    from patchwright.agent.mcp_tools import McpHub
     from patchwright.index import RepoIndex
 
 
@@ -47,6 +50,12 @@ def build_model(
     )
 
 
+def sandbox_for(settings: SandboxSettings, root: Path, *, allow_net: bool = False) -> Sandbox:
+    """A sandbox for ``root`` under the ``[sandbox]`` settings (network, disk budget)."""
+    limits = Limits(disk_bytes=settings.disk_budget_mb * 1024 * 1024)
+    return Sandbox(root, allow_net=allow_net or settings.allow_net, limits=limits)
+
+
 class Session:
     """Settings made concrete for one repository (see the module docstring)."""
 
@@ -66,6 +75,7 @@ class Session:
         self._sandbox: Sandbox | None = None
         self._index: RepoIndex | None = None
         self._index_tried = False
+        self._mcp: McpHub | None = None
 
     def _relay(self, kind: str, data: dict[str, Any]) -> None:
         """Router events (retries, cooled keys, fallbacks, waits) go into the run record."""
@@ -74,9 +84,7 @@ class Session:
     @property
     def sandbox(self) -> Sandbox:
         if self._sandbox is None:
-            box = self.settings.sandbox
-            limits = Limits(disk_bytes=box.disk_budget_mb * 1024 * 1024)
-            self._sandbox = Sandbox(self.root, allow_net=box.allow_net, limits=limits)
+            self._sandbox = sandbox_for(self.settings.sandbox, self.root)
         return self._sandbox
 
     @property
@@ -103,6 +111,23 @@ class Session:
             return None
         self.bus.emit("index.done", files=len(index.symbols), parsed=stats.parsed)
         return index
+
+    def external_tools(self) -> dict[Role, list[Tool]]:
+        """Tools of the configured MCP servers by role; servers start on first use and stay
+        connected for the session (one that fails is reported and left out)."""
+        if self._mcp is None and self.settings.mcp.servers:
+            from patchwright.agent.mcp_tools import McpHub
+
+            self._mcp = McpHub(self.settings.mcp.servers)
+            for name, error in self._mcp.start().items():
+                self.bus.emit("mcp.failed", server=name, error=error)
+        return by_role(self._mcp.tools()) if self._mcp is not None else {}
+
+    def close(self) -> None:
+        """Stop what the session started (MCP servers)."""
+        if self._mcp is not None:
+            self._mcp.close()
+            self._mcp = None
 
     def _index_progress(self, done: int, total: int) -> None:
         self.bus.emit("index.progress", done=done, total=total)

@@ -65,6 +65,25 @@ class WorkingCopy:
         self.originals: dict[str, TextFile | None] = {}
         self.current: dict[str, str | None] = {}
 
+    @property
+    def repo_files(self) -> list[str]:
+        return list(self._repo_files)
+
+    def write(self, raw_path: str, text: str | None) -> str:
+        """Set a file's whole new text (None deletes it) in memory; returns the resolved path.
+        Raises ``EditError`` for a path outside the repository or a read-only test file."""
+        path = resolve_path(
+            raw_path, self.repo_files + sorted(self.current), must_exist=text is None
+        )
+        self._confine(path)
+        if path in self.protected:
+            raise EditError(f"{path} holds the tests the task must make pass; it is read-only")
+        if text is None and self.text(path) is None:
+            raise EditError(f"{path} does not exist")
+        self._original_text(path)  # remember the original before the first change
+        self.current[path] = text
+        return path
+
     def _original_text(self, path: str) -> str | None:
         if path not in self.originals:
             self.originals[path] = self._read(path)
@@ -140,6 +159,14 @@ class WorkingCopy:
             text = self.current[path]
             out[path] = None if text is None else encode_text(text, self.originals.get(path))
         return out
+
+    def touched(self) -> dict[str, bytes | None]:
+        """Bytes of every file the model has touched, in its own encoding and newlines — a
+        file changed back is its original again (None: the file does not exist)."""
+        return {
+            path: None if text is None else encode_text(text, self.originals.get(path))
+            for path, text in self.current.items()
+        }
 
     def diff(self) -> str:
         chunks: list[str] = []

@@ -84,6 +84,16 @@ def _payload(
     }
 
 
+def _sandbox_settings(root: Path) -> Any:
+    from patchwright.config import ConfigError, load_settings
+
+    try:
+        return load_settings(root).sandbox
+    except ConfigError as exc:
+        _fail_usage(str(exc))
+        raise  # unreachable: _fail_usage exits
+
+
 def _open_repo(repo: Path) -> tuple[Path, str, list[str]]:
     """The top level, HEAD and changed files of the repository at ``repo`` (exit 2 if none)."""
     from patchwright.workspace.git import GitError, GitRepo
@@ -123,8 +133,8 @@ def register(app: typer.Typer) -> None:
 
         Only problems the last commit did not already have count; fixed ones are listed.
         """
+        from patchwright.agent.session import sandbox_for
         from patchwright.commands._recover import recover_first, with_recovered
-        from patchwright.sandbox import Sandbox
         from patchwright.verify import detect_test_command, run_gates, take_baseline
         from patchwright.workspace.errors import GitError
 
@@ -132,6 +142,7 @@ def register(app: typer.Typer) -> None:
             _fail_usage(f"{repo} is not a directory")
         recovered = recover_first(repo)
         root, head, touched = _open_repo(repo)
+        settings = _sandbox_settings(root)
         cmd = test_cmd or detect_test_command(root)
         with tempfile.TemporaryDirectory(prefix="patchwright-check-") as tmp:
             export = Path(tmp).resolve()
@@ -139,14 +150,14 @@ def register(app: typer.Typer) -> None:
                 _export_head(root, export)
             except GitError as exc:
                 _fail_usage(str(exc))
-            old_box = Sandbox(export)
+            old_box = sandbox_for(settings, export)
             try:
                 baseline = take_baseline(export, old_box, test_cmd=cmd,
                                          smoke_seconds=smoke or None, test_timeout=test_timeout,
                                          extra_env=_baseline_env(export))  # fmt: skip
             finally:
                 old_box.close()
-        box = Sandbox(root)
+        box = sandbox_for(settings, root)
         try:
             results = run_gates(root, box, baseline, touched=touched, test_cmd=cmd,
                                 stop_on_failure=False, smoke_seconds=smoke or None,

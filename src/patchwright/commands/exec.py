@@ -39,9 +39,9 @@ def register(app: typer.Typer) -> None:
         are refused with exit code 2. Otherwise the exit code is the command's own
         (124 after a timeout, 137 when killed by a limit or signal).
         """
+        from patchwright.agent.session import sandbox_for
         from patchwright.commands._recover import recover_first
         from patchwright.config import ConfigError, load_settings
-        from patchwright.sandbox import Sandbox
 
         root = repo.resolve()
         if not root.is_dir():
@@ -56,7 +56,7 @@ def register(app: typer.Typer) -> None:
         cmd: str | list[str] = command
         if len(command) == 1 and _SHELL_CHARS & set(command[0]):
             cmd = command[0]
-        sandbox = Sandbox(root, allow_net=allow_net or settings.allow_net)
+        sandbox = sandbox_for(settings, root, allow_net=allow_net)
         try:
             result = sandbox.run(cmd, timeout=timeout or settings.timeout)
         finally:

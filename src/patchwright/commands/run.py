@@ -37,6 +37,12 @@ def register(app: typer.Typer) -> None:
         candidates: str = typer.Option(
             "auto", "--candidates", help="Replies sampled per iteration, best kept: N or auto."
         ),
+        strategy: str | None = typer.Option(
+            None,
+            "--strategy",
+            help="auto|pipeline|agent (auto: agent for capable tool-calling models).",
+        ),
+        no_plan: bool = typer.Option(False, "--no-plan", help="Agent: skip the planner."),
         edit_format: str | None = typer.Option(
             None, "--edit-format", help="auto|diff|whole|udiff."
         ),
@@ -79,6 +85,8 @@ def register(app: typer.Typer) -> None:
             test_timeout=test_timeout,
             max_iter=max_iter,
             candidates=candidates,
+            strategy=strategy,
+            no_plan=no_plan,
             edit_format=edit_format,
             include=include,
             branch=branch,

@@ -97,3 +97,19 @@ def _ask(console: Console, timeout: float | None, *, can_apply: bool) -> str | N
     )
     console.print(f"[bold]Apply this change?[/] {choices} ", end="")
     return _read_answer(timeout)
+
+
+def make_command_approver(console: Console, *, yes: bool) -> Callable[[str, str], bool]:
+    """Asks before the agent runs a command the policy rates ``ask`` (installing packages,
+    network tools, writes outside the repository...). Unattended (``--yes`` or no terminal)
+    such commands do not run: approving changes is not approving arbitrary commands."""
+
+    def approve(command: str, why: str) -> bool:
+        if yes or not sys.stdin.isatty():
+            return False
+        console.print(
+            f"[bold]The agent wants to run[/] {command!r} ({why}). Run it? [y/N] ", end=""
+        )
+        return (_read_answer(None) or "n") in ("y", "yes")
+
+    return approve

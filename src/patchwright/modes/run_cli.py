@@ -13,6 +13,7 @@ from rich.syntax import Syntax
 from patchwright.config import ConfigError, Settings, load_settings
 from patchwright.events import Event, EventBus
 from patchwright.interrupts import stop_on_signals
+from patchwright.modes.agent_mode import STRATEGIES
 from patchwright.modes.approval import ApprovalUnavailable, check_can_approve
 from patchwright.modes.progress import Progress
 from patchwright.modes.run import RunOptions, RunSummary, run_task
@@ -31,6 +32,9 @@ def _options(task: str, repo: Path, settings: Settings, flags: dict[str, Any]) -
         done_when=list(flags.get("done_when") or []),
         max_iter=flags["max_iter"] or settings.run.max_iter,
         candidates=None if candidates == "auto" else _positive(candidates, "--candidates"),
+        strategy=_strategy(flags.get("strategy") or settings.agent.strategy),
+        plan=settings.agent.plan and not flags.get("no_plan"),
+        max_rejections=settings.agent.max_rejections,
         edit_format=flags["edit_format"] or settings.run.edit_format,
         include=list(flags["include"]),
         branch=flags["branch"] or settings.run.branch,
@@ -43,6 +47,12 @@ def _options(task: str, repo: Path, settings: Settings, flags: dict[str, Any]) -
         record=flags["record"],
         test_timeout=flags["test_timeout"] or 180.0,
     )
+
+
+def _strategy(value: str) -> str:
+    if value not in STRATEGIES:
+        raise RunError(f"--strategy {value}: use one of {', '.join(STRATEGIES)}")
+    return value
 
 
 def _positive(value: str, flag: str) -> int:
