@@ -44,8 +44,12 @@ def register(app: typer.Typer) -> None:
         for key in (
             "task",
             "model",
+            "strategy",
             "edit_format",
             "iterations",
+            "steps",
+            "role_usage",
+            "criterion",
             "files_changed",
             "commit",
             "usage",
