@@ -185,6 +185,8 @@ def run_one(task: Task, args: argparse.Namespace) -> dict[str, object]:
             "60",
             "--candidates",
             str(args.candidates),
+            "--strategy",
+            args.strategy,
             *(["--test-cmd", task.test_cmd] if task.test_cmd else []),
         ]
         started = time.monotonic()
@@ -223,6 +225,8 @@ def run_one(task: Task, args: argparse.Namespace) -> dict[str, object]:
         "iterations": out.get("iterations", 0),
         "first_try": bool(record.get("first_try")),
         "calls": out.get("calls"),
+        "steps": out.get("steps"),
+        "strategy": out.get("strategy"),
         "retries": out.get("retries"),
         "tokens": tokens,
         "seconds": round(wall, 1),
@@ -254,6 +258,9 @@ def report(rows: list[dict[str, object]]) -> None:
     print(f"solved first attempt  {len(first)}/{len(rows)}")
     print(f"median wall time      {statistics.median(float(r['seconds']) for r in rows):.1f} s")  # type: ignore[arg-type]
     print(f"tokens per task       {statistics.mean(tokens):.0f} (mean)")
+    steps = [int(r["steps"]) for r in rows if r.get("steps")]  # type: ignore[call-overload]
+    if steps:
+        print(f"agent steps per task  {statistics.mean(steps):.1f} (mean)")
     if solved_tokens:
         print(f"tokens per solved     {sum(tokens) / len(solved_tokens):.0f} (all tokens / solved)")
     outcomes: dict[str, int] = {}
@@ -285,6 +292,7 @@ def main() -> None:
     parser.add_argument("--edit-format", default="auto")
     parser.add_argument("--framing", choices=("user", "hidden"), default="user")
     parser.add_argument("--candidates", default="1", help="--candidates for the agent: N or auto")
+    parser.add_argument("--strategy", default="pipeline", choices=("auto", "pipeline", "agent"))
     parser.add_argument("--timeout", type=float, default=600)
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--report-only", action="store_true")
@@ -295,7 +303,10 @@ def main() -> None:
         help="copy each task's run record (events, trajectory) here",
     )
     args = parser.parse_args()
-    name = f"tasks-{args.tasks.stem}-{args.framing}-{args.edit_format}-k{args.candidates}.jsonl"
+    name = (
+        f"tasks-{args.tasks.stem}-{args.framing}-{args.strategy}-{args.edit_format}"
+        f"-k{args.candidates}.jsonl"
+    )
     out = args.out or PROJECT / ".bench-cache" / name
     out.parent.mkdir(parents=True, exist_ok=True)
     done = (
