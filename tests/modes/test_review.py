@@ -123,7 +123,9 @@ def test_a_bug_the_tests_catch_is_fixed_committed_and_recorded(
     assert "(1 - percent / 100)" in (shop_repo / "shop/pricing.py").read_text()
     assert shop.git(shop_repo, "log", "-1", "--format=%s").strip() == COMMIT
     history = review_file(shop_repo, "HISTORY.md")
-    assert accepted["commit"][:12] in history and "+    return price * (1 - percent / 100)" in history
+    assert (
+        accepted["commit"][:12] in history and "+    return price * (1 - percent / 100)" in history
+    )
     assert "apply_discount now subtracts" in review_file(shop_repo, "MEMORY.md")
     assert "`shop/pricing.py`" in review_file(shop_repo, "ANALYSIS.md")
     symbols = json.loads(review_file(shop_repo, "SYMBOLS.json"))
@@ -187,7 +189,10 @@ def test_a_changed_signature_queues_its_caller_and_the_cascade_fixes_it(
     assert second["reasons"][0].startswith("cascade: shop/pricing.py changed `apply_discount`")
     prompt = user_prompts(shop_repo)[0]
     assert "digits=2" in prompt and "shop/cart.py" in prompt  # the change, as context
-    assert shop.git(shop_repo, "log", "--format=%s", "-2").split("\n")[0] == "refactor(cart): pass digits"
+    assert (
+        shop.git(shop_repo, "log", "--format=%s", "-2").split("\n")[0]
+        == "refactor(cart): pass digits"
+    )
 
 
 @pytest.mark.parametrize("on_timeout", ["skip", "apply"])
@@ -244,7 +249,7 @@ def test_a_runtime_crash_caught_by_the_smoke_run_is_healed_by_repair(
     assert code == 0, out
     [accepted] = out["accepted"]
     assert accepted["attempts"] == 2
-    assert 'name.title()' in (repo / "greet.py").read_text()
+    assert "name.title()" in (repo / "greet.py").read_text()
     smoke = [e for e in events(repo) if e["kind"] == "gate.result" and e["gate"] == "smoke"]
     assert [e["status"] for e in smoke] == ["failed", "passed"]
     repair = user_prompts(repo)[1]

@@ -144,8 +144,14 @@ def one_line(text: str, limit: int = 300) -> str:
 
 
 def recent_entries(text: str, n: int, max_chars: int) -> str:
-    """The last ``n`` ``## `` entries of a record, at most ``max_chars`` (newest kept)."""
-    parts = text.split("\n## ")[1:]
-    picked = ["## " + p.strip() for p in parts[-n:]] if n > 0 else []
-    out = "\n\n".join(picked)
-    return out[-max_chars:] if len(out) > max_chars else out
+    """The last ``n`` ``## `` entries of a record, the oldest dropped whole to stay within
+    ``max_chars`` (a single entry over the cap is cut at its end)."""
+    parts = ["## " + p.strip() for p in text.split("\n## ")[1:]][-n:] if n > 0 else []
+    kept: list[str] = []
+    for entry in reversed(parts):
+        if len("\n\n".join([entry, *kept])) > max_chars:
+            break
+        kept.insert(0, entry)
+    if not kept and parts:
+        return parts[-1][: max(0, max_chars - 1)] + "…"
+    return "\n\n".join(kept)

@@ -11,6 +11,7 @@ event, the dashboard and the model.
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -44,7 +45,8 @@ class Target:
     cascade: CascadeItem | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"path": self.path, "score": round(self.score, 2), "reasons": list(self.reasons),
+        score = round(self.score, 2) if math.isfinite(self.score) else None  # None: cascade
+        return {"path": self.path, "score": score, "reasons": list(self.reasons),
                 "cascade": self.cascade is not None}  # fmt: skip
 
 
@@ -84,8 +86,8 @@ class History:
 def candidates(
     symbols: Mapping[str, FileSymbols], restrict: Sequence[str], exclude: Iterable[str]
 ) -> list[str]:
-    """Code files worth reviewing: not tests (unless named in ``restrict``), not the review's
-    own files, inside ``restrict`` (files or folders) when given."""
+    """Code files worth reviewing: not tests (unless ``restrict`` names them or their test
+    folder), not the review's own files, inside ``restrict`` (files or folders) when given."""
     skip = set(exclude)
     wanted = [r.strip("/").removeprefix("./") for r in restrict]
     out = []
@@ -95,10 +97,16 @@ def candidates(
         named = any(path == w or path.startswith(w + "/") or w in ("", ".") for w in wanted)
         if wanted and not named:
             continue
-        if is_test_path(path) and path not in wanted:
+        if is_test_path(path) and not any(_names_tests(w, path) for w in wanted):
             continue
         out.append(path)
     return sorted(out)
+
+
+def _names_tests(wanted: str, path: str) -> bool:
+    """``--target`` names this test file, or a test folder holding it."""
+    inside = path.startswith(wanted + "/") and is_test_path(wanted + "/_")
+    return path == wanted or inside
 
 
 def _defined(symbols: Mapping[str, FileSymbols], paths: Iterable[str]) -> set[str]:
