@@ -17,5 +17,13 @@ if ! command -v bwrap >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-ge
         || echo "    bubblewrap could not be installed; the sandbox will say network isolation is unavailable"
 fi
 
+# Debian's chromium: the review dashboard's browser test drives it through Playwright's Python
+# API (executable_path=/usr/bin/chromium); Playwright's own browser download is not used.
+if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "==> installing chromium (the dashboard's browser test)"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) \
+        || echo "    chromium could not be installed; the dashboard's browser test will be skipped"
+fi
+
 echo "==> syncing the environment from uv.lock (first run compiles llama.cpp: ~10 min on 2 cores)"
 CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2} $UV sync --frozen --all-extras
