@@ -156,3 +156,19 @@ def test_runner_detection(tmp_path: Path, files: dict[str, str], expected: str |
         assert found == f"{sys.executable} -m pytest -q"
     else:
         assert found == expected
+
+
+def test_a_failure_is_told_by_its_location_and_assertion_with_whole_values() -> None:
+    from patchwright.verify.testrun import failure_gist
+
+    text = "\n".join(
+        ["def test_x():", ">       assert f() == [1, 2]",
+         "E       assert [1, 2, 3] == [1, 2]", "E         ", "E         Left contains one more item: 3",
+         "E         Full diff:", "E         - [1, 2]", "", "t_test.py:3: AssertionError"]
+    )  # fmt: skip
+    assert failure_gist(text).splitlines() == [
+        "t_test.py:3: AssertionError",
+        "E       assert [1, 2, 3] == [1, 2]",
+        "E         Left contains one more item: 3",
+    ]
+    assert failure_gist("no assertion here\nTimeout") == "no assertion here\nTimeout"

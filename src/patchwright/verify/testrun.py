@@ -86,9 +86,9 @@ def run_tests(
     if is_pytest(cmd):
         report = scratch_dir(sandbox, "tests") / "junit.xml"
         report.unlink(missing_ok=True)
-        full = (
+        full = (  # -vvv: assertion messages show whole values, not "[1, 2, ...]"
             f"{cmd} --junitxml={shlex.quote(str(report))} -o junit_family=xunit1 "
-            "-p no:cacheprovider --continue-on-collection-errors"
+            "-p no:cacheprovider --continue-on-collection-errors -vvv"
         )
     result = sandbox.run(full, timeout=timeout, cwd=root, extra_env=extra_env)
     output = (result.stdout + ("\n" + result.stderr if result.stderr else "")).strip()
@@ -146,7 +146,7 @@ def _junit_case(case: ET.Element) -> TestCase:
         if child.tag in ("failure", "error"):
             outcome = "failed" if child.tag == "failure" else "error"
             message = (child.get("message") or "").strip()
-            detail = tail(child.text or "", lines=12, chars=1500)
+            detail = failure_gist(child.text or "")
             break
         if child.tag == "skipped":
             outcome = "skipped"
@@ -156,6 +156,26 @@ def _junit_case(case: ET.Element) -> TestCase:
     return TestCase(
         test_id, outcome, path, line, message.splitlines()[0] if message else "", detail
     )
+
+
+_LOCATION = re.compile(r"^\S+:\d+: ")
+
+
+def failure_gist(text: str, max_lines: int = 8, chars: int = 1500) -> str:
+    """What a failing test says, in a few lines: where it failed (the last two traceback
+    locations) and the first ``E`` lines (the assertion with its values), else the tail."""
+    lines = text.rstrip().splitlines()
+    errors: list[str] = []
+    for line in lines:
+        if line.startswith("E ") and "Full diff:" in line:
+            break  # the item-by-item diff repeats what the lines above say
+        if line.startswith("E ") and line[1:].strip():
+            errors.append(line)
+    if not errors:
+        return tail(text, lines=12, chars=chars)
+    where = [x for x in lines if _LOCATION.match(x)][-2:]
+    kept = [*where, *errors[: max_lines - len(where)]]
+    return "\n".join(kept)[:chars]
 
 
 def _test_id(path: str, classname: str, name: str) -> str:
