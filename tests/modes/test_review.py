@@ -4,6 +4,8 @@ model replies (consumed in order: a proposal, its repairs, the commit message, t
 from __future__ import annotations
 
 import json
+import os
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -254,3 +256,27 @@ def test_a_runtime_crash_caught_by_the_smoke_run_is_healed_by_repair(
     assert [e["status"] for e in smoke] == ["failed", "passed"]
     repair = user_prompts(repo)[1]
     assert "TypeError" in repair and "Capitalise the greeting." in repair
+
+
+def test_at_the_terminal_checkpoint_added_instructions_reach_the_regenerated_proposal(
+    shop_repo: Path, script: Script, shop: Any
+) -> None:
+    import pexpect
+
+    again = FIX.replace("The discount is returned", "Kept the docstring; the discount is returned")
+    replies = script([FIX, again, COMMIT, MEMORY])
+    argv = ["-m", "patchwright.cli", "review", "--repo", str(shop_repo), "--model",
+            f"scripted:{replies}", "--iterations", "1", "--smoke-seconds", "0"]  # fmt: skip
+    child = pexpect.spawn(sys.executable, argv, encoding="utf-8", timeout=120,
+                          env={**os.environ, "NO_COLOR": "1"}, dimensions=(50, 160))  # fmt: skip
+    child.expect(r"\[a\]pply / \[e\]dit / a\[u\]gment")
+    child.sendline("u")
+    child.expect("Instructions to add")
+    child.sendline("keep the docstring")
+    child.expect("Kept the docstring")  # the regenerated proposal, shown for approval
+    child.expect(r"\[a\]pply")
+    child.sendline("a")
+    child.expect(pexpect.EOF)
+
+    assert shop.git(shop_repo, "log", "-1", "--format=%s").strip() == COMMIT
+    assert "- keep the docstring" in user_prompts(shop_repo)[-1]

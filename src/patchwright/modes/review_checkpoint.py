@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from rich.console import Console
+from rich.markup import escape
 from rich.syntax import Syntax
 
 from patchwright.agent.loop import Approver, Decision
@@ -155,14 +156,18 @@ def _show(console: Console, pending: Pending, opts: CheckpointOptions, tty: bool
         console.print(pending.problems, markup=False)
     then = "skip" if pending.problems else opts.on_timeout
     if tty:
-        console.print(_choices(pending) + f" [dim](after {opts.timeout:g}s: {then})[/] ", end="")
+        console.print(
+            _choices(pending) + f" [dim](after {opts.timeout:g}s: {then})[/] ",
+            end="",
+            highlight=False,
+        )
     else:
         console.print(f"[dim]waiting {opts.timeout:g}s for the dashboard, then: {then}[/]")
 
 
 def _choices(pending: Pending) -> str:
     apply = "" if pending.problems else "[a]pply / "
-    return f"[bold]?[/] {apply}[e]dit / a[u]gment / [d]iff / [r]egenerate / [s]kip"
+    return "[bold]?[/] " + escape(f"{apply}[e]dit / a[u]gment / [d]iff / [r]egenerate / [s]kip")
 
 
 def _read_line(timeout: float) -> str | None:
@@ -208,4 +213,4 @@ def _answer(
         if why is not None:
             console.print(f"[red]{why}[/]")
     if not pending.done.is_set():
-        console.print(_choices(pending) + " ", end="")
+        console.print(_choices(pending) + " ", end="", highlight=False)

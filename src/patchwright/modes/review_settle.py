@@ -58,11 +58,12 @@ class Settler:
                 self.memory.record_change(paths=outcome.files, kind=outcome.kind,
                                           rationale=outcome.rationale, diff=outcome.diff,
                                           commit=sha)  # fmt: skip
-        except KeyboardInterrupt:
-            if sha is None:
+        except BaseException as exc:  # a stop or a crash before the commit lands keeps nothing
+            if sha is None and (self.commit and self.ws.git is not None):
                 undo(self.ws.root, 1)
-                self.bus.emit("txn.undo", reason="stopped before the change was committed")
-                outcome.status, outcome.reason = "skipped", "stopped before it was committed"
+                why = "stopped" if isinstance(exc, KeyboardInterrupt) else f"{type(exc).__name__}"
+                self.bus.emit("txn.undo", reason=f"{why} before the change was committed")
+                outcome.status, outcome.reason = "skipped", f"{why} before it was committed"
             raise
         finally:
             self.paths.remove(pending_name(outcome.kind))
