@@ -178,9 +178,8 @@ class RepoIndex:
         """The up-to-date semantic index, or None (reason in ``semantic_note``)."""
         from patchwright.index import semantic
 
-        reason = semantic.unavailable_reason()
-        if reason is not None or self.semantic_mode is False:
-            self.semantic_note = reason or "semantic search disabled"
+        if self.semantic_mode is False:
+            self.semantic_note = "semantic search disabled"
             return None
         bm25 = self.bm25()
         vectors = self.cache_dir / "vectors.lance"
@@ -190,6 +189,10 @@ class RepoIndex:
                 f"{len(bm25.chunks)} code chunks (about 0.1 s each on a CPU); "
                 "later updates embed only changed chunks"
             )
+            return None  # decided before importing lancedb: it is slow to import
+        reason = semantic.unavailable_reason()
+        if reason is not None:
+            self.semantic_note = reason
             return None
         if self._semantic is None:
             self._semantic = semantic.SemanticIndex(self.cache_dir)
