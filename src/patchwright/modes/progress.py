@@ -70,10 +70,17 @@ class Progress:
             "gate.result": "verifying",
             "baseline.start": "taking the baseline",
             "context.built": "building context",
-            "git.commit": "committing",
+            "index.start": "indexing the repository",
+            "txn.commit": "committing",
         }
         if kind in phases:
             self.phase = phases[kind]
+        if kind == "index.progress":
+            self.phase = f"indexing {event.data.get('done', 0)}/{event.data.get('total', 0)} files"
+        if kind == "model.request" and event.data.get("phase") in ("planner", "coder", "reviewer"):
+            self.phase = f"{event.data['phase']} thinking"
+        if kind == "tool.call":
+            self.phase = f"{event.data.get('role', '')}: {event.data.get('tool', '')}"
             if kind == "model.request":
                 self._gen_started = None
         if kind == "gate.result" and not self.enabled and event.data.get("status") == "failed":
