@@ -17,7 +17,10 @@ from pathlib import PurePosixPath
 
 from patchwright.agent.relevance import imported_files, mentioned_files
 from patchwright.agent.traceback_refs import referenced_files
+from patchwright.index.locate import is_test_path
 from patchwright.verify.testrun import TestCase, TestRun
+
+__all__ = ["is_test_path", "related_tests", "task_pointers", "traced_files"]
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CODE_MARKED = re.compile(r"`([A-Za-z_][\w.]*)`|\b([A-Za-z_]\w*)\s*\(")
@@ -35,17 +38,6 @@ class TaskPointers:
 
     identifiers: frozenset[str]
     files: frozenset[str]  # non-test source files named in the task or defining a named symbol
-
-
-def is_test_path(path: str) -> bool:
-    """A test file by the usual conventions (``test_*.py``, ``*_test.py``, ``tests/``...)."""
-    parts = PurePosixPath(path).parts
-    name = parts[-1] if parts else ""
-    return (
-        name.startswith("test_")
-        or name.endswith(("_test.py", ".test.js", ".test.ts", ".spec.js", ".spec.ts"))
-        or any(part in ("test", "tests", "spec") for part in parts[:-1])
-    )
 
 
 def task_pointers(task: str, texts: Mapping[str, str]) -> TaskPointers:

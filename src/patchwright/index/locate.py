@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from patchwright.index.lexical import Chunk
 
 _TEST_PATH = re.compile(
-    r"(^|/)(tests?|testing)/|(^|/)test_[^/]*$|_test\.[a-z]+$|(^|/)conftest\.py$"
+    r"(^|/)(tests?|testing|spec)/|(^|/)test_[^/]*$|_test\.[a-z]+$|(^|/)conftest\.py$"
+    r"|\.(test|spec)\.[cm]?[jt]sx?$"
 )
 
 
