@@ -17,7 +17,7 @@ from patchwright.agent.record import RunRecord
 from patchwright.agent.session import Session
 from patchwright.config import Settings, load_settings
 from patchwright.events import EventBus
-from patchwright.llm import CapExceeded
+from patchwright.llm import CapExceeded, OnToken
 from patchwright.modes.agent_mode import build_agent, choose_strategy
 from patchwright.modes.pipeline import build_pipeline
 from patchwright.modes.prepare import prepare
@@ -174,7 +174,7 @@ def run_task(
     *,
     bus: EventBus | None = None,
     console: Console,
-    on_token: Any = None,
+    on_token: OnToken | None = None,
     settings: Settings | None = None,
     session: Session | None = None,
 ) -> RunSummary:
@@ -198,7 +198,7 @@ def run_task(
 
 
 def _run(
-    opts: RunOptions, session: Session, console: Console, on_token: Any, started: float
+    opts: RunOptions, session: Session, console: Console, on_token: OnToken | None, started: float
 ) -> RunSummary:
     bus = session.bus
     ws = open_workspace(session, opts, on_token)

@@ -7,12 +7,12 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from patchwright.agent.session import Session
 from patchwright.config import Settings
 from patchwright.events import EventBus
-from patchwright.llm import Model, ModelError, redact
+from patchwright.llm import Model, ModelError, OnToken, redact
 from patchwright.verify import detect_test_command
 from patchwright.workspace.git import GitError, GitRepo
 from patchwright.workspace.paths import confine
@@ -149,7 +149,9 @@ def recover_session(session: Session) -> None:
         session.bus.emit("txn.recovered", transactions=recovered)
 
 
-def open_workspace(session: Session, opts: RunOptions, on_token: Any = None) -> Workspace:
+def open_workspace(
+    session: Session, opts: RunOptions, on_token: OnToken | None = None
+) -> Workspace:
     root = session.root
     try:
         git, dirty, base = _open_git(
