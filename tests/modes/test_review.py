@@ -42,6 +42,10 @@ def test_quarter_off():
 
 def test_zero():
     assert apply_discount(80.0, 0) == 80.0
+
+
+def test_half():
+    assert apply_discount(10.0, 50) == 5.0
 """
 PYPROJECT = """[project]
 name = "shop"
@@ -142,10 +146,9 @@ def test_a_bug_the_tests_catch_is_fixed_committed_and_recorded(
 def test_a_proposal_that_breaks_a_test_is_rolled_back_and_archived(
     shop_repo: Path, script: Script, shop: Any
 ) -> None:
-    breaks = sr("shop/pricing.py", BUG, "    return price * (1 - percent / 100) + 1",
-                "Round the discount up.")  # fmt: skip
-    still = sr("shop/pricing.py", "    return price * (1 - percent / 100) + 1",
-               "    return price - percent", "Subtract the percent.")  # fmt: skip
+    breaks = sr("shop/pricing.py", BUG, "    return price - percent", "Subtract the percent.")
+    still = sr("shop/pricing.py", "    return price - percent", "    return price - price * percent",
+               "Scale the percent by the price.")  # fmt: skip
     before, head = shop.fingerprint(shop_repo), shop.git(shop_repo, "rev-parse", "HEAD")
 
     code, out = review(shop_repo, script([breaks, still, MEMORY]), "--iterations", "1",
@@ -154,13 +157,27 @@ def test_a_proposal_that_breaks_a_test_is_rolled_back_and_archived(
     assert code == 0 and out["accepted"] == [], out
     [rejected] = out["rejected"]
     assert rejected["target"] == "shop/pricing.py" and rejected["attempts"] == 2
-    assert shop.fingerprint(shop_repo) == before
+    assert shop.fingerprint(shop_repo) == before  # test_half passed before: it must pass now
     assert shop.git(shop_repo, "rev-parse", "HEAD") == head
     failed = review_file(shop_repo, "FAILED_PEER_REVIEW.md")
-    assert "test_quarter_off" in failed and "Subtract the percent." in failed
+    assert "test_half" in failed and "Scale the percent by the price." in failed
     repair = user_prompts(shop_repo)[1]  # the repair knows the goal, the proposal and the error
-    assert "Fix the defects in shop/pricing.py" in repair and "Round the discount up." in repair
-    assert "test_zero" in repair
+    assert "Fix the defects in shop/pricing.py" in repair and "Subtract the percent." in repair
+    assert "test_half" in repair
+
+
+def test_a_change_that_fixes_none_of_the_findings_is_sent_back_with_them(
+    shop_repo: Path, script: Script, shop: Any
+) -> None:
+    idle = sr("shop/pricing.py", BUG, f"    # percent is 0-100\n{BUG}", "Document the unit.")
+
+    code, out = review(shop_repo, script([idle, FIX, COMMIT, MEMORY]), "--iterations", "1",
+                       "--yes", "--heal", "1")  # fmt: skip
+
+    assert code == 0 and out["accepted"][0]["attempts"] == 2, out
+    repair = user_prompts(shop_repo)[1]
+    assert "fixed none of the problems found in shop/pricing.py" in repair
+    assert "test_quarter_off" in repair
 
 
 def test_a_changed_signature_queues_its_caller_and_the_cascade_fixes_it(

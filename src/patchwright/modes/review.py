@@ -276,14 +276,13 @@ class ReviewLoop:
         assert self.baseline is not None
         run = self.baseline.tests
         found = self.findings.of(target.path)
-        failing = frozenset(f.test for f in found if f.test)
+        failing = sorted({f.test for f in found if f.test})
         notes = read_memory(self.ws.root)
         deps = find_dependents(index.symbols, [target.path])[:8]
         return TargetContext(
             texts=texts,
             findings=[f.render() for f in found],
-            failing=failing,
-            failures=describe_tests(run, sorted(failing)) if run is not None and failing else "",
+            failures=describe_tests(run, failing) if run is not None and failing else "",
             project=self.analysis.excerpt([target.path, *deps], chars=900),
             recall=self.memory.recall(),
             outline=index.repo_map(focus=[target.path], tokens=500),

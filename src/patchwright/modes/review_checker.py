@@ -11,9 +11,11 @@ pass — the program's entry point runs for a few seconds and must not crash in 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from patchwright.agent.checker import Check, GateChecker
+from patchwright.agent.criterion import Verdict
+from patchwright.agent.prompts import render
 from patchwright.verify import GateContext, GateResult, SmokeGate
 
 MAX_DEPENDENTS = 40  # a change to a name used everywhere checks its first 40 users
@@ -24,6 +26,8 @@ class ReviewChecker:
     gates: GateChecker
     dependents_of: Callable[[Sequence[str]], list[str]]
     smoke_seconds: float | None = None
+    target: str = ""
+    findings: list[str] = field(default_factory=list)  # progress is required when given
 
     def check(self, touched: Sequence[str]) -> Check:
         extra = [p for p in self.dependents_of(touched) if p not in touched][:MAX_DEPENDENTS]
@@ -32,7 +36,17 @@ class ReviewChecker:
         check = self.gates.check([*touched, *extra])
         if check.gates_ok and self.smoke_seconds:
             check.results.append(self._smoke(touched))
+        if check.gates_ok and self.findings:
+            check.verdict = self._progress(check)
         return check
+
+    def _progress(self, check: Check) -> Verdict:
+        fixed = [p.render() for r in check.results for p in r.fixed_problems]
+        self.gates.bus.emit("review.progress", met=bool(fixed), fixed=fixed[:20])
+        if fixed:
+            return Verdict(True)
+        report = render("review_progress", path=self.target, findings=self.findings[:10])
+        return Verdict(False, list(self.findings[:10]), report)
 
     def _smoke(self, touched: Sequence[str]) -> GateResult:
         g = self.gates

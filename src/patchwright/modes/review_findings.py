@@ -16,9 +16,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from patchwright.agent.related_tests import traced_files
 from patchwright.agent.traceback_refs import referenced_files
 from patchwright.index import FileSymbols
+from patchwright.modes.review_links import failing_test_links
 from patchwright.sandbox import Sandbox
 from patchwright.verify import Baseline, GateContext
 from patchwright.verify.lint import ToolBroken as LintBroken
@@ -81,7 +81,7 @@ def scan(
     python = [p for p in files if p.endswith((".py", ".pyi"))]
     ctx = GateContext(root=root, sandbox=sandbox, baseline=baseline, touched=python)
     for finding in [
-        *_test_findings(baseline, files, symbols),
+        *_test_findings(baseline, files, symbols, texts),
         *_smoke_findings(baseline, files),
         *_lint_findings(ctx, python, notes),
         *_type_findings(ctx, python, notes),
@@ -93,25 +93,17 @@ def scan(
 
 
 def _test_findings(
-    baseline: Baseline, files: Sequence[str], symbols: Mapping[str, FileSymbols]
+    baseline: Baseline,
+    files: Sequence[str],
+    symbols: Mapping[str, FileSymbols],
+    texts: Mapping[str, str],
 ) -> list[Finding]:
-    """A failing test points at the files its traceback runs through or, when it fails in
-    its own assertion, at the files defining what the test module uses."""
     run = baseline.tests
     if run is None:
         return []
-    traced = traced_files(run, files)
-    definers: dict[str, set[str]] = defaultdict(set)
-    for path in files:
-        for d in symbols[path].definitions if path in symbols else []:
-            definers[d.name].add(path)
     out = []
-    for test_id in sorted(run.failing):
+    for test_id, paths in failing_test_links(run, files, symbols, texts).items():
         case = run.cases.get(test_id)
-        paths = set(traced.get(test_id, ()))
-        if not paths and case is not None and case.path in symbols:
-            used = symbols[case.path].references
-            paths = {p for name in used for p in definers.get(name, ()) if len(definers[name]) == 1}
         message = f"{test_id} fails" + (f": {case.message}" if case and case.message else "")
         out += [Finding(p, None, "tests", case.outcome if case else "failed", message[:300],
                         test_id) for p in sorted(paths)]  # fmt: skip

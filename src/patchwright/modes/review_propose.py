@@ -83,7 +83,6 @@ class TargetContext:
 
     texts: Mapping[str, str]
     findings: list[str] = field(default_factory=list)
-    failing: frozenset[str] = frozenset()  # failing tests whose traceback runs through it
     failures: str = ""
     project: str = ""
     recall: Recall = field(default_factory=lambda: Recall("", ""))
@@ -100,6 +99,12 @@ def _goal(kind: Kind, target: Target, ctx: TargetContext) -> str:
         return f"Add one small user-facing improvement to {target.path} without breaking anything"
     listed = "; ".join(ctx.findings[:3])
     return f"Fix the defects in {target.path}" + (f" ({listed})" if listed else "")
+
+
+def _done(kind: Kind, path: str, ctx: TargetContext) -> str:
+    if kind == "bug" and ctx.findings:
+        return f"at least one of the problems found in {path} is fixed, and nothing else breaks"
+    return ""
 
 
 def _reply_tokens(fmt: str, text: str) -> int:
@@ -125,7 +130,7 @@ class Proposer:
     ) -> ProposalOutcome:
         text = ctx.texts.get(target.path, "")
         fmt = choose_format(self.tuning.edit_format, self.ws.model.name, [text.count("\n")])
-        solver, criterion = self._solver(target, kind, ctx, baseline)
+        solver = self._solver(target, kind, ctx, baseline)
         solver.messages.extend([
             {"role": "system", "content": render("system", fmt=fmt)},
             {"role": "user", "content": self._prompt(target, kind, ctx, fmt, text)},
@@ -136,7 +141,7 @@ class Proposer:
             max_iter=1 + self.tuning.heal,
             reply_tokens=_reply_tokens(fmt, text),
             free_retries=self.tuning.regenerate,
-            done=criterion.describe() if criterion.defined else "",
+            done=_done(kind, target.path, ctx),
             failures=ctx.failures or "\n".join(ctx.findings[:10]),
         )
         try:
@@ -147,15 +152,15 @@ class Proposer:
 
     def _solver(
         self, target: Target, kind: Kind, ctx: TargetContext, baseline: Baseline
-    ) -> tuple[ReviewSolver, Criterion]:
+    ) -> ReviewSolver:
         ws, session = self.ws, self.session
         protected = [p for p in ctx.texts if is_test_path(p) and p != target.path]
         working = WorkingCopy(sorted(ctx.texts), ws.read_file, ws.confine, protected,
                               [target.path])  # fmt: skip
-        criterion = Criterion(targets=ctx.failing) if kind == "bug" else Criterion()
-        gates = GateChecker(ws.root, session.sandbox, baseline, session.bus, criterion,
+        gates = GateChecker(ws.root, session.sandbox, baseline, session.bus, Criterion(),
                             ws.test_cmd, self.tuning.test_timeout,
                             session.command_timeout)  # fmt: skip
+        progress = ctx.findings if kind == "bug" else []
         proposal = Proposal(target=target.path, kind=kind)
         checkpoint = make_checkpoint(self.console, self.desk, self.checkpoint, proposal,
                                      root=ws.root, paths=working.changed_paths,
@@ -168,7 +173,9 @@ class Proposer:
         solver = ReviewSolver(
             model=ws.model,
             working=working,
-            checker=ReviewChecker(gates, self.dependents_of, self.tuning.smoke_seconds),
+            checker=ReviewChecker(
+                gates, self.dependents_of, self.tuning.smoke_seconds, target.path, progress
+            ),
             new_txn=lambda: Transaction(ws.root),
             bus=session.bus,
             approve=approve,
@@ -179,7 +186,7 @@ class Proposer:
         if self.on_step is not None:
             record = self.on_step
             solver.on_step = lambda: record(list(solver.messages), solver.actions)
-        return solver, criterion
+        return solver
 
     def _prompt(self, target: Target, kind: Kind, ctx: TargetContext, fmt: str, text: str) -> str:
         cascade = target.cascade

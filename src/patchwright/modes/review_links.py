@@ -1,0 +1,68 @@
+"""Which code files a failing test points at.
+
+A test that crashes inside the code names it in its traceback. A test that fails in its own
+assertion does not, so the names its function body uses are looked up among the code's
+definitions instead — the test function's own names, not its module's, so that one test
+module about three functions does not point every failure at every file. A name defined in
+many files says little and is left out.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections import defaultdict
+from collections.abc import Mapping, Sequence
+
+from patchwright.agent.related_tests import traced_files
+from patchwright.index import FileSymbols
+from patchwright.verify import TestRun
+
+MAX_DEFINERS = 2  # a name defined in more files than this points nowhere
+
+
+def failing_test_links(
+    run: TestRun,
+    files: Sequence[str],
+    symbols: Mapping[str, FileSymbols],
+    texts: Mapping[str, str],
+) -> dict[str, set[str]]:
+    """For each failing test, the files of ``files`` it points at (possibly none)."""
+    traced = traced_files(run, files)
+    definers: dict[str, set[str]] = defaultdict(set)
+    for path in files:
+        for d in symbols[path].definitions if path in symbols else []:
+            definers[d.name].add(path)
+    links: dict[str, set[str]] = {}
+    for test_id in sorted(run.failing):
+        found = set(traced.get(test_id, ()))
+        case = run.cases.get(test_id)
+        if not found and case is not None and case.path:
+            names = _test_names(test_id, texts.get(case.path, ""))
+            if names is None and case.path in symbols:
+                names = set(symbols[case.path].references)
+            for name in names or ():
+                if len(definers.get(name, ())) <= MAX_DEFINERS:
+                    found |= definers.get(name, set())
+        links[test_id] = found
+    return links
+
+
+def _test_names(test_id: str, text: str) -> set[str] | None:
+    """Identifiers used in the test function's body; None when it cannot be found."""
+    name = test_id.split("::")[-1].split("[")[0]
+    if not text or not name:
+        return None
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
+            used: set[str] = set()
+            for sub in ast.walk(node):
+                if isinstance(sub, ast.Name):
+                    used.add(sub.id)
+                elif isinstance(sub, ast.Attribute):
+                    used.add(sub.attr)
+            return used
+    return None
