@@ -7,13 +7,17 @@ export UV_LINK_MODE := copy
 export CMAKE_BUILD_PARALLEL_LEVEL ?= 2
 export OMP_WAIT_POLICY := PASSIVE
 
-.PHONY: setup demo test lint typecheck contracts pytest clean
+.PHONY: setup install demo test lint typecheck contracts pytest clean
 
 setup: .venv/.setup-done
 
 .venv/.setup-done: pyproject.toml uv.lock scripts/setup.sh
 	@bash scripts/setup.sh
 	@touch $@
+
+# `patchwright` on the PATH (uv tool install from this checkout, the locked versions)
+install: setup
+	@bash scripts/install.sh
 
 demo: setup
 	@bash scripts/demo.sh

@@ -50,11 +50,11 @@ _register_commands()
 
 def chat_argv(argv: list[str], *, terminal: bool) -> list[str]:
     """The arguments as the CLI should see them: no subcommand means the chat — ``patchwright``
-    alone in a terminal (without one it prints help), or only chat flags
+    alone in a terminal (without one it prints help and exits 0), or only chat flags
     (``patchwright --model M``); ``--resume`` without an id means the newest session."""
     args = list(argv)
     if not args:
-        return ["chat"] if terminal else args
+        return ["chat"] if terminal else ["--help"]
     if args[0].startswith("-") and args[0] not in ("--help", "-h", "--version"):
         args.insert(0, "chat")
     if args[0] in ("chat", "tui"):

@@ -192,5 +192,6 @@ def run_chat(options: ChatOptions) -> int:
     chat = Chat(state, ReplUI(console))
     _banner(console, state)
     repl(chat, _reader(state))
-    console.print(f"[dim]session saved: patchwright chat --resume {state.store.id}[/]")
+    if state.store.transcript.exists():
+        console.print(f"[dim]session saved: patchwright chat --resume {state.store.id}[/]")
     return 0

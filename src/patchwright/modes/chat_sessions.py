@@ -48,12 +48,14 @@ class SessionStore:
         self.id = session_id
         self.dir = sessions_dir(root) / session_id
         self.transcript = self.dir / "transcript.jsonl"
+        self._unsaved: dict[str, Any] = {}  # meta of a session not on disk yet
 
     @classmethod
     def create(cls, root: Path, *, model: str) -> SessionStore:
+        """A new session; its folder appears with its first entry (a chat opened and left
+        at once leaves nothing behind)."""
         store = cls(root, new_session_id())
-        store.dir.mkdir(parents=True, exist_ok=True)
-        store.write_meta(model=model, created=time.time(), title="")
+        store._unsaved = {"model": model, "created": time.time(), "title": ""}
         return store
 
     @classmethod
@@ -62,11 +64,13 @@ class SessionStore:
         found = list_sessions(root)
         if session_id:
             found = [s for s in found if s.id.startswith(session_id)]
+        else:  # the newest one that holds a conversation
+            found = [s for s in found if (s.dir / "transcript.jsonl").is_file()] or found
         if not found:
             what = f"session {session_id!r}" if session_id else "any session"
             raise SessionNotFound(
                 f"no record of {what} under {sessions_dir(root)}; start a new one with "
-                "`patchwright chat`, or list them with `patchwright chat --sessions`"
+                "`patchwright chat` (/sessions in a chat lists them)"
             )
         if session_id and len(found) > 1:
             ids = ", ".join(s.id for s in found[:5])
@@ -81,6 +85,9 @@ class SessionStore:
         return data if isinstance(data, dict) else {}
 
     def write_meta(self, **fields: Any) -> None:
+        if not self.dir.is_dir():
+            self._unsaved.update(fields)
+            return
         data = {**self.meta(), **fields}
         tmp = self.dir / "meta.json.tmp"
         tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
@@ -89,6 +96,9 @@ class SessionStore:
     def append(self, kind: str, **data: Any) -> None:
         """Record one entry (``kind``: user, assistant, task, command, file, context,
         compaction, plan)."""
+        if not self.dir.is_dir():
+            self.dir.mkdir(parents=True, exist_ok=True)
+            self.write_meta(**self._unsaved)
         entry = {"kind": kind, "ts": round(time.time(), 3), **data}
         line = redact(json.dumps(entry, ensure_ascii=False, default=str))
         with self.transcript.open("a", encoding="utf-8") as handle:

@@ -165,5 +165,6 @@ def run_tui(options: ChatOptions) -> int:
         Console(stderr=True).print(f"[red]error:[/] {escape(str(exc))}")
         return 2
     ChatApp(state).run()
-    print(f"session saved: patchwright chat --resume {state.store.id}")
+    if state.store.transcript.exists():
+        print(f"session saved: patchwright chat --resume {state.store.id}")
     return 0
