@@ -1,0 +1,186 @@
+"""The ``local`` environment: a uv virtualenv per (repository, version), built once from the
+install spec and reused.
+
+Building (online, once per key, under a file lock so parallel workers wait for one build):
+a virtualenv on the spec's Python (or the nearest one, noted), the spec's packages,
+``pip_packages`` and install command (``python -m pip install`` runs as ``uv pip install``
+so every wheel lands in uv's cache), plus ``coverage`` (for fault localisation) and the
+build backend; ``uv pip freeze`` of the result is the key's lock. Per instance (offline):
+a fresh ``.venv`` in the instance directory from that lock, and the instance's own checkout
+installed editable without dependencies — so each instance runs its own code, and
+instances of one key can run side by side.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from patchwright.envs.base import EnvironmentUnavailable
+from patchwright.envs.instance import InstanceSandbox, import_roots
+from patchwright.envs.pythons import find_python, uv_command
+from patchwright.envs.specs import InstallSpec
+
+Log = Callable[[str], None]
+_PIP_INSTALL = re.compile(r"^\s*python -m pip install\b")
+_EXTRAS = ("coverage", "setuptools", "wheel")
+
+
+@dataclass
+class BuiltEnv:
+    """A built (repository, version) environment: its interpreter, lock and notes."""
+
+    key: str
+    python: str
+    lock: Path
+    notes: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+
+
+class LocalEnvironments:
+    """The cache of built environments under ``cache`` (see the module docstring)."""
+
+    def __init__(self, cache: Path, *, log: Log | None = None, timeout: float = 1800.0) -> None:
+        self.cache = Path(cache).resolve()
+        self.log = log or (lambda _line: None)
+        self.timeout = timeout
+        uv = uv_command()
+        if uv is None:
+            raise EnvironmentUnavailable(
+                "the local environment needs uv: install it (pip install uv) or use --env host"
+            )
+        self.uv = uv
+
+    @staticmethod
+    def key(repo: str, version: str) -> str:
+        return f"{repo.replace('/', '__')}__{version}"
+
+    def prepare(
+        self, repo: str, version: str, spec: InstallSpec, checkout: Callable[[], Path]
+    ) -> BuiltEnv:
+        """The built environment of ``repo`` at ``version``, building it first if needed
+        (``checkout`` gives a checkout at the environment's setup commit)."""
+        key = self.key(repo, version)
+        folder = self.cache / key
+        folder.mkdir(parents=True, exist_ok=True)
+        with (folder / ".lock").open("w") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            built = _read_built(folder, key)
+            if built is not None:
+                return built
+            return self._build(folder, key, spec, checkout())
+
+    def _build(self, folder: Path, key: str, spec: InstallSpec, checkout: Path) -> BuiltEnv:
+        started = time.monotonic()
+        found = find_python(spec.python)
+        if found is None:
+            raise EnvironmentUnavailable(
+                f"{key}: no Python {spec.python.split('.')[0]}.x here; install Python "
+                f"{spec.python} (e.g. pyenv install {spec.python}) and run again"
+            )
+        notes = [n for n in (found.note, *spec.notes) if n]
+        venv = folder / "venv"
+        python = str(venv / "bin" / "python")
+        self._run([*self.uv, "venv", "--seed", "-q", "--clear", "-p", str(found.path), str(venv)])
+        env = {"PATH": f"{venv / 'bin'}:/usr/local/bin:/usr/bin:/bin", "VIRTUAL_ENV": str(venv)}
+        for command in spec.pre_install:
+            if re.search(r"\bapt(-get)?\b", command):
+                notes.append(f"system packages not installed (needs root/apt): {command}")
+            else:
+                self._run(["bash", "-c", command], cwd=checkout, env=env)
+        self._install_packages(spec, checkout, python, notes)
+        if spec.install.strip():
+            install = _PIP_INSTALL.sub(f"{' '.join(self.uv)} pip install --python {python}",
+                                       spec.install)  # fmt: skip
+            self._run(["bash", "-c", install], cwd=checkout, env=env)
+        self._pip([*_EXTRAS, *_build_requires(checkout)], python)
+        frozen = self._run([*self.uv, "pip", "freeze", "--exclude-editable", "--python", python])
+        lock = folder / "requirements.lock"
+        lock.write_text(frozen, encoding="utf-8")
+        built = BuiltEnv(key, str(found.path), lock, notes, time.monotonic() - started)
+        (folder / "env.json").write_text(json.dumps({"python": built.python, "notes": notes,
+                                                     "seconds": round(built.seconds, 1)}))  # fmt: skip
+        return built
+
+    def _install_packages(
+        self, spec: InstallSpec, checkout: Path, python: str, notes: list[str]
+    ) -> None:
+        if spec.packages == "requirements.txt":
+            paths = [p for p in spec.reqs_paths if (checkout / p).is_file()]
+            for path in paths:
+                self._run([*self.uv, "pip", "install", "--python", python, "-r", path], cwd=checkout)
+            if not paths:
+                notes.append("requirements file of the spec not found in the checkout")
+        elif spec.packages == "environment.yml":
+            notes.append("conda environment.yml not supported by the local environment: skipped")
+        elif spec.packages.strip():
+            self._pip(spec.packages.split(), python)
+        if spec.pip_packages:
+            self._pip(list(spec.pip_packages), python)
+
+    def _pip(self, packages: Sequence[str], python: str) -> None:
+        if packages:
+            self._run([*self.uv, "pip", "install", "-q", "--python", python, *packages])
+
+    def _run(
+        self, argv: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] | None = None
+    ) -> str:
+        self.log(" ".join(argv))
+        full_env = {**os.environ, **(env or {})}
+        proc = subprocess.run(list(argv), cwd=cwd, env=full_env, capture_output=True, text=True,
+                              timeout=self.timeout, check=False)  # fmt: skip
+        if proc.returncode != 0:
+            tail = (proc.stdout + proc.stderr).strip()[-1500:]
+            raise EnvironmentUnavailable(f"install step failed: {' '.join(argv)}\n{tail}")
+        return proc.stdout
+
+    def instance(self, built: BuiltEnv, home: Path, repo: Path) -> InstanceSandbox:
+        """A fresh virtualenv for one instance (offline, from the key's lock and uv's cache)
+        and the sandbox that runs in it."""
+        venv = home / ".venv"
+        python = str(venv / "bin" / "python")
+        notes = list(built.notes)
+        self._run([*self.uv, "venv", "-q", "--clear", "-p", built.python, str(venv)])
+        self._run([*self.uv, "pip", "install", "-q", "--offline", "--python", python,
+                   "-r", str(built.lock)])  # fmt: skip
+        python_path: list[Path] = []
+        try:
+            self._run([*self.uv, "pip", "install", "-q", "--offline", "--no-deps",
+                       "--no-build-isolation", "--python", python, "-e", str(repo)])  # fmt: skip
+        except EnvironmentUnavailable as exc:
+            notes.append(f"the checkout could not be installed editable, so it is imported "
+                         f"from PYTHONPATH instead ({str(exc).splitlines()[-1][:200]})")  # fmt: skip
+            python_path = import_roots(repo)
+        return InstanceSandbox(home, repo, kind="local", bin_dir=venv / "bin",
+                               python_path=python_path, notes=notes)  # fmt: skip
+
+
+def _read_built(folder: Path, key: str) -> BuiltEnv | None:
+    meta, lock = folder / "env.json", folder / "requirements.lock"
+    if not (meta.is_file() and lock.is_file()):
+        return None
+    data = json.loads(meta.read_text(encoding="utf-8"))
+    return BuiltEnv(key, str(data["python"]), lock, list(data.get("notes", [])))
+
+
+def _build_requires(checkout: Path) -> list[str]:
+    """The build backend the checkout's ``pyproject.toml`` names (for offline editable
+    installs without build isolation)."""
+    pyproject = checkout / "pyproject.toml"
+    if not pyproject.is_file():
+        return []
+    import tomllib
+
+    try:
+        data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return []
+    requires = data.get("build-system", {}).get("requires", [])
+    return [str(r) for r in requires if isinstance(r, str)]
