@@ -206,3 +206,35 @@ def test_a_long_conversation_is_compacted_and_replayed_the_same(script: Script) 
     old = [{"kind": "user", "text": "old"}, {"kind": "assistant", "text": "old answer"}]
     replayed.replay([*old, {"kind": "compaction", "summary": result.summary, "kept": 0}, *entries])
     assert replayed.messages() == messages
+
+
+def test_the_session_commands_report_on_the_session(shop_repo: Path, script: Script) -> None:
+    ui = ScriptedUI()
+    chat = chat_for(shop_repo, script(["It applies a discount."]), ui)
+    chat.handle("what does apply_discount do?")
+    for line in ("/index", "/config", "/log", "/sessions", "/diff", "/allow-edits on", "/help"):
+        chat.handle(line)
+    text = ui.text
+    assert "indexed 4 files" in text and "size caps: 512 KiB a file" in text
+    assert "[model]" in text and 'name = "local:qwen2.5-coder-1.5b"' in text
+    assert f"resume it with: patchwright chat --resume {chat.state.store.id}" in text
+    assert "no changes since this session started" in text
+    assert "edits on: verified changes are applied without asking" in text
+    assert "/plan GOAL" in text and "/write PATH" in text
+    chat.handle("/clear")
+    assert chat.state.conversation.turns == []
+
+
+def test_model_switches_within_the_session_and_a_bad_name_keeps_the_old_one(
+    shop_repo: Path, script: Script, tmp_path: Path
+) -> None:
+    other = tmp_path / "other.jsonl"
+    other.write_text('{"content": "from the other model"}\n')
+    ui = ScriptedUI()
+    chat = chat_for(shop_repo, script([]), ui)
+    chat.handle(f"/model scripted:{other}")
+    assert chat.state.model_name == f"scripted:{other}"
+    chat.handle("why?")
+    assert "from the other model" in ui.text
+    chat.handle("/model nosuchprovider:x")
+    assert f"(the session keeps scripted:{other})" in ui.text

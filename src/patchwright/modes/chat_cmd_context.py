@@ -112,6 +112,12 @@ def add_cmd(chat: Chat, args: str) -> None:
     state.files.extend(new)
     state.store.append("context", files=state.files)
     _show_files(chat, f"added {len(new)}")
+    over = gather(state, with_map=False).omitted
+    if over:
+        chat.ui.console.print(
+            f"[yellow]note:[/] {escape(', '.join(over))} do(es) not fit in a prompt for "
+            f"{escape(state.model_name)} and will be left out (/tokens shows the budget)"
+        )
 
 
 @command(
