@@ -205,7 +205,7 @@ def test_a_changed_signature_queues_its_caller_and_the_cascade_fixes_it(
     cascade = next(e for e in log if e["kind"] == "review.cascade")
     assert cascade["queued"] == ["shop/cart.py"]
     second = [e for e in log if e["kind"] == "review.target"][1]
-    assert second["reasons"][0].startswith("cascade: shop/pricing.py changed `apply_discount`")
+    assert second["reasons"][0].startswith("cascade: shop/pricing.py: `apply_discount` changed")
     prompt = user_prompts(shop_repo)[0]
     assert "digits=2" in prompt and "shop/cart.py" in prompt  # the change, as context
     assert (

@@ -84,7 +84,7 @@ def test_the_cascade_queue_comes_before_any_score() -> None:
     best, _ = choose(FILES, symbols=SYMBOLS, findings=Findings(), history=History(),
                      shas={}, iteration=1, queue=queue)  # fmt: skip
     assert best is not None and best.cascade is item and queue == []
-    assert best.reasons[0].startswith("cascade: app/core.py changed")
+    assert best.reasons[0].startswith("cascade: app/core.py: `render` changed")
 
 
 def test_findings_outrank_centrality_and_centrality_breaks_ties() -> None:

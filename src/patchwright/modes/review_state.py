@@ -63,7 +63,7 @@ class ReviewState:
         with self._lock:
             self._apply(event.kind, dict(event.data))
             log = self._data["log"]
-            log.append({"kind": event.kind, "ts": round(event.ts, 3), **_brief(event.data)})
+            log.append({**_brief(event.data), "event": event.kind, "ts": round(event.ts, 3)})
             del log[:-MAX_LOG]
             self._version += 1
             version, watchers = self._version, list(self._watchers)
@@ -93,13 +93,15 @@ class ReviewState:
             s["queue"] = d.get("queue", [])
         elif kind == "review.proposal":
             s["proposal"] = {k: d.get(k) for k in ("target", "kind", "rationale", "diff")}
+        elif kind == "model.request":
+            s["phase"] = f"asking the model ({d.get('phase', '')})"
         elif kind == "txn.write":
-            s["gates"] = []
+            s["gates"], s["phase"] = [], "verifying"
         elif kind == "gate.result":
             s["gates"].append({k: d.get(k) for k in ("gate", "status", "new_problems",
                                                      "seconds", "reason")})  # fmt: skip
         elif kind == "review.checkpoint":
-            s["checkpoint"] = d
+            s["checkpoint"], s["phase"] = d, "waiting at the checkpoint"
         elif kind == "review.checkpoint.resolved":
             s["checkpoint"] = None
         elif kind == "review.outcome":

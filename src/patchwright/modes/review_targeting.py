@@ -174,7 +174,7 @@ def choose(
     while queue:
         item = queue.pop(0)
         if item.path in symbols:
-            why = f"cascade: {item.trigger} changed " + "; ".join(item.ripples[:3])
+            why = f"cascade: {item.trigger}: " + "; ".join(item.ripples[:3])
             return Target(item.path, float("inf"), (why,), item), []
     if not files:
         return None, []

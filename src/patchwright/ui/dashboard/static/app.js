@@ -56,10 +56,16 @@ function renderGates(gates) {
   }
 }
 
+let shownCheckpoint = null;
+
 function renderCheckpoint(cp) {
   const box = $("checkpoint");
   box.hidden = !cp;
   if (!cp) return;
+  if (cp.id !== shownCheckpoint) {
+    shownCheckpoint = cp.id;
+    setText("checkpoint-result", "");
+  }
   setText("checkpoint-what", `${cp.kind} proposal for ${cp.target}: ${cp.rationale || ""}`);
   $("approve").disabled = !cp.can_apply;
   $("approve").dataset.id = cp.id;
@@ -105,7 +111,15 @@ function render(state) {
 
   setText("memory", state.memory || "(empty)");
   setText("history", state.history || "(empty)");
-  fillList("log", (state.log || []).slice(-25).reverse(), (e) => li(`${e.kind}${e.gate ? " " + e.gate : ""}${e.status ? " " + e.status : ""}${e.path ? " " + e.path : ""}`));
+  fillList("log", (state.log || []).slice(-25).reverse(), (e) => li(describeEvent(e)));
+}
+
+function describeEvent(e) {
+  const time = new Date(e.ts * 1000).toLocaleTimeString();
+  const detail = ["phase", "gate", "status", "path", "target", "decision", "by"]
+    .filter((key) => e[key] !== undefined && e[key] !== "")
+    .map((key) => e[key]);
+  return `${time}  ${e.event}  ${detail.join(" ")}`;
 }
 
 async function answer(decision, button) {
