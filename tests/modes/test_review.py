@@ -297,3 +297,32 @@ def test_at_the_terminal_checkpoint_added_instructions_reach_the_regenerated_pro
 
     assert shop.git(shop_repo, "log", "-1", "--format=%s").strip() == COMMIT
     assert "- keep the docstring" in user_prompts(shop_repo)[-1]
+
+
+def test_sigterm_at_the_checkpoint_stops_with_the_repository_as_it_was(
+    shop_repo: Path, script: Script, shop: Any
+) -> None:
+    import signal
+    import subprocess
+    import time
+
+    before, head = shop.fingerprint(shop_repo), shop.git(shop_repo, "rev-parse", "HEAD")
+    argv = [sys.executable, "-m", "patchwright.cli", "review", "--repo", str(shop_repo),
+            "--model", f"scripted:{script([FIX, MEMORY])}", "--json", "--smoke-seconds", "0",
+            "--checkpoint-timeout", "120"]  # fmt: skip
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    pending = shop_repo / ".patchwright/review/PEER_REVIEW.md"
+    deadline = time.monotonic() + 90
+    while not pending.exists() and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.2)
+    assert pending.exists(), "the proposal never reached the checkpoint"
+    proc.send_signal(signal.SIGTERM)
+    out, _ = proc.communicate(timeout=60)
+
+    assert proc.returncode == 3
+    summary = json.loads(out.strip().splitlines()[-1])
+    assert summary["outcome"] == "interrupted" and "SIGTERM" in summary["reason"]
+    assert shop.fingerprint(shop_repo) == before
+    assert shop.git(shop_repo, "rev-parse", "HEAD") == head
+    assert not pending.exists()
+    assert "stopped by signal SIGTERM" in review_file(shop_repo, "MEMORY.md")

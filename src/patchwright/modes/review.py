@@ -135,6 +135,7 @@ class ReviewLoop:
             self.summary.outcome = "interrupted"
             by = f"stopped by {stop.args[0]}" if stop.args else "interrupted by the user"
             self.summary.reason = f"{by}; the repository is at its last accepted commit"
+            self.memory.note([f"iteration {self.iteration}: {by} before it finished"])
         except CapExceeded as exc:
             self.summary.outcome, self.summary.reason = "stopped", f"{exc.cap} cap reached: {exc}"
         except RunError:
@@ -142,6 +143,7 @@ class ReviewLoop:
         except Exception as exc:  # a crash still leaves a record and a clean repository
             self.summary.outcome, self.summary.reason = "error", f"{type(exc).__name__}: {exc}"
         finally:
+            self.settler.clear_pending()
             self.summary.usage = self._totals()
             self.summary.seconds = time.monotonic() - started
             self.summary.queue = [item.path for item in self.queue]

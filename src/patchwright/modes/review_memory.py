@@ -73,6 +73,12 @@ class ReviewMemory:
                       compacted=compacted, by_model=answer is not None)  # fmt: skip
         return memory
 
+    def note(self, notes: list[str]) -> None:
+        """Merge ``notes`` into MEMORY.md by rule, without the model (a stop is no time to
+        wait for one)."""
+        memory = _merge(self.paths.read("MEMORY.md").strip(), notes)
+        self.paths.write("MEMORY.md", "# Review memory\n\n" + memory.strip() + "\n")
+
 
 def _clean(answer: str) -> str:
     lines = [x for x in answer.strip().splitlines() if not x.startswith("# ")]

@@ -79,6 +79,11 @@ class Settler:
     def dismiss(self, outcome: ProposalOutcome) -> None:
         self.paths.remove(pending_name(outcome.kind))
 
+    def clear_pending(self) -> None:
+        """No proposal waits once the loop has ended."""
+        for name in {*PENDING.values(), pending_name("bug")}:
+            self.paths.remove(name)
+
 
 def describe(ripple: Ripple) -> str:
     if ripple.change == "removed":
