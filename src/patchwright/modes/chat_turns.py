@@ -85,10 +85,12 @@ def _since(marks: dict[str, float]) -> float | None:
 
 class TurnProgress:
     """Says what a task is doing, a line at a time: the plan (what done means, the files it
-    reads), the model's streamed reply, the gates, what was kept or rolled back."""
+    reads), the model's streamed reply, the agent's tool calls (also kept in the
+    transcript), the gates, what was kept or rolled back."""
 
-    def __init__(self, ui: ChatUI) -> None:
+    def __init__(self, ui: ChatUI, state: ChatState) -> None:
         self.ui = ui
+        self.state = state
 
     def __call__(self, event: Event) -> None:
         data, say = event.data, self.ui.console.print
@@ -110,6 +112,14 @@ class TurnProgress:
             say(f"[dim]  {data.get('gate', 'gate')}: {data.get('status')}[/]")
         elif kind == "txn.rollback":
             say(f"[yellow]· rolled back: {escape(str(data.get('reason', '')))}[/]")
+        elif kind in ("tool.call", "tool.refused"):
+            self.ui.end_stream()
+            args = ", ".join(f"{k}={v}" for k, v in (data.get("arguments") or {}).items())
+            mark = "refused" if kind == "tool.refused" else ("ok" if data.get("ok") else "failed")
+            say(
+                f"[dim]· {data.get('role', '')} {escape(str(data.get('tool')))}({escape(args[:120])}): {mark}[/]"
+            )
+            self.state.store.append("tool", event=kind, **data)
 
 
 def task_options(state: ChatState, request: str, **extra: object) -> RunOptions:
@@ -141,7 +151,7 @@ def do_task(
     opts = opts or task_options(state, request)
     marks = {"start": time.monotonic()}
     state.record("user", text=request, mode="task")
-    stop = state.session.bus.subscribe(TurnProgress(ui))
+    stop = state.session.bus.subscribe(TurnProgress(ui, state))
 
     def allow() -> None:
         state.allow_edits = True

@@ -101,6 +101,20 @@ def _write_new(path: Path, text: str) -> None:
         raise InitError(f"cannot write {path}: {exc}") from exc
 
 
+def _draft(
+    session: Session, console: Console, use_model: bool, on_token: Callable[[str], None] | None
+) -> str:
+    """AGENTS.md from the repository's facts and (``use_model``) the model's overview."""
+    facts = gather_facts(session.root)
+    tests = escape(facts.test_cmd or "none found")
+    console.print(f"[dim]· read the repository: {facts.files} files; tests: {tests}[/]")
+    if not use_model:
+        readme = _readme_paragraph(facts) or f"{facts.name}: (describe the project here)"
+        return compose(facts, Summary(readme, "", False))
+    console.print("[dim]· asking the model for an overview…[/]")
+    return compose(facts, summarise(session, facts, on_token))
+
+
 def run_init(
     session: Session,
     console: Console,
@@ -124,21 +138,10 @@ def run_init(
         )
         text = agents.read_text(encoding="utf-8", errors="replace")
     else:
-        facts = gather_facts(root)
-        console.print(
-            f"[dim]· read the repository: {facts.files} files; tests: {escape(facts.test_cmd or 'none found')}[/]"
-        )
-        if use_model:
-            console.print("[dim]· asking the model for an overview…[/]")
-        summary = (
-            summarise(session, facts, on_token)
-            if use_model
-            else Summary(
-                _readme_paragraph(facts) or f"{facts.name}: (describe the project here)", "", False
-            )
-        )
-        end_stream()
-        text = compose(facts, summary)
+        try:
+            text = _draft(session, console, use_model, on_token)
+        finally:
+            end_stream()
         console.print(Syntax(text, "markdown", theme="ansi_dark", word_wrap=True))
         if not confirm("Write AGENTS.md?", default=True):
             console.print("nothing written")
