@@ -126,7 +126,8 @@ def held() -> Iterator[None]:
 @contextlib.contextmanager
 def stop_on_signals(token: CancelToken | None = None) -> Iterator[CancelToken]:
     """While inside: SIGTERM and SIGINT raise ``KeyboardInterrupt`` *and* record the request
-    (on ``token`` when given: one step of a long-lived session, which goes on afterwards).
+    (on ``token`` when given: one step of a long-lived session, which goes on afterwards and
+    can read on the token what stopped the step; the process-wide request is forgotten).
 
     An inherited ignored SIGINT (a background job) stays ignored. Outside the main thread,
     where handlers cannot be installed, signals are left alone.
@@ -148,4 +149,5 @@ def stop_on_signals(token: CancelToken | None = None) -> Iterator[CancelToken]:
         finally:
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
-            clear()
+            if token is None:
+                clear()

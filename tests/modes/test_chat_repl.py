@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -227,3 +228,18 @@ def test_plain_patchwright_in_a_terminal_is_the_chat_and_without_one_prints_help
     piped = subprocess.run([PATCHWRIGHT], cwd=shop_repo, env=env, stdin=subprocess.DEVNULL,
                            capture_output=True, text=True, timeout=60)  # fmt: skip
     assert "Usage: patchwright" in piped.stdout and "chat" in piped.stdout
+
+
+def test_sigterm_during_a_step_ends_the_session_with_the_repo_unchanged(
+    shop_repo: Path, shop: Any, slow_model: str, home: Path
+) -> None:
+    before = shop.fingerprint(shop_repo)
+    child = spawn(shop_repo, "--model", slow_model, home=home)
+    type_line(child, TASK)
+    child.expect("thinking3 ")
+    child.kill(signal.SIGTERM)
+    child.expect("stopped by signal SIGTERM")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 3
+    assert shop.fingerprint(shop_repo) == before

@@ -149,8 +149,9 @@ def _reader(state: ChatState) -> Callable[[], str]:
     return lambda: prompt.prompt(PROMPT)
 
 
-def repl(chat: Chat, read: Callable[[], str]) -> None:
-    """Read and carry out lines until the user leaves."""
+def repl(chat: Chat, read: Callable[[], str]) -> str | None:
+    """Read and carry out lines until the user leaves; returns the signal that ended the
+    session, if one did."""
     console = chat.ui.console
     interrupted = False
     while True:
@@ -158,20 +159,24 @@ def repl(chat: Chat, read: Callable[[], str]) -> None:
             line = read()
         except KeyboardInterrupt:
             if interrupted:
-                return
+                return None
             interrupted = True
             console.print("[dim](Ctrl-C again, Ctrl-D or /quit to leave)[/]")
             continue
         except EOFError:
-            return
+            return None
         interrupted = False
+        token = interrupts.CancelToken()
         try:
-            with interrupts.stop_on_signals(interrupts.CancelToken()):
+            with interrupts.stop_on_signals(token):
                 if not chat.handle(line):
-                    return
+                    return None
         except KeyboardInterrupt:
             chat.ui.end_stream()
             console.print("[yellow]cancelled[/]: back at the prompt; nothing half-done was kept")
+        if token.reason:  # SIGTERM (or another signal): the process is asked to end
+            console.print(f"[yellow]stopped by {token.reason}[/]")
+            return token.reason
 
 
 def quiet_warnings() -> None:
@@ -191,7 +196,7 @@ def run_chat(options: ChatOptions) -> int:
         return 2
     chat = Chat(state, ReplUI(console))
     _banner(console, state)
-    repl(chat, _reader(state))
+    stopped = repl(chat, _reader(state))
     if state.store.transcript.exists():
         console.print(f"[dim]session saved: patchwright chat --resume {state.store.id}[/]")
-    return 0
+    return 3 if stopped else 0
