@@ -67,12 +67,16 @@ class Session:
         model: str | None = None,
         record: Path | None = None,
         bus: EventBus | None = None,
+        environment: Sandbox | None = None,
     ) -> None:
+        """``environment``: where commands run instead of a sandbox built from the settings
+        (a per-instance environment of ``patchwright.envs``; the gates, the criterion and the
+        tools use it as they would the sandbox). The caller owns and closes it."""
         self.settings = settings
         self.root = Path(root).resolve()
         self.bus = bus or EventBus()
         self.model = build_model(settings, spec=model, record=record, on_event=self._relay)
-        self._sandbox: Sandbox | None = None
+        self._sandbox: Sandbox | None = environment
         self._index: RepoIndex | None = None
         self._index_tried = False
         self._mcp: McpHub | None = None

@@ -115,7 +115,9 @@ class LocalEnvironments:
         if spec.packages == "requirements.txt":
             paths = [p for p in spec.reqs_paths if (checkout / p).is_file()]
             for path in paths:
-                self._run([*self.uv, "pip", "install", "--python", python, "-r", path], cwd=checkout)
+                self._run(
+                    [*self.uv, "pip", "install", "--python", python, "-r", path], cwd=checkout
+                )
             if not paths:
                 notes.append("requirements file of the spec not found in the checkout")
         elif spec.packages == "environment.yml":

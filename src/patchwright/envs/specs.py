@@ -66,17 +66,16 @@ def spec_for(repo: str, version: str, eval_script: str = "") -> InstallSpec:
 
 
 def _official(repo: str, version: str) -> InstallSpec | None:
-    try:
-        from swebench.harness.constants import (  # type: ignore[import-not-found,unused-ignore]
-            MAP_REPO_TO_REQS_PATHS,
-            MAP_REPO_VERSION_TO_SPECS,
-        )
-    except ImportError:
+    from patchwright.envs.official import load
+
+    constants = load("harness.constants")
+    if constants is None or not hasattr(constants, "MAP_REPO_VERSION_TO_SPECS"):
         return None
-    specs: Mapping[str, Any] | None = MAP_REPO_VERSION_TO_SPECS.get(repo, {}).get(version)
+    specs: Mapping[str, Any] | None = constants.MAP_REPO_VERSION_TO_SPECS.get(repo, {}).get(version)
     if specs is None:
         return None
-    return from_mapping(specs, reqs_paths=MAP_REPO_TO_REQS_PATHS.get(repo, ()), source="swebench")
+    reqs = getattr(constants, "MAP_REPO_TO_REQS_PATHS", {}).get(repo, ())
+    return from_mapping(specs, reqs_paths=reqs, source="swebench")
 
 
 def from_mapping(
