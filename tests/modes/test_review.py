@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.modes.conftest import PYPROJECT
+from tests.modes.test_done import make_repo
 from typer.testing import CliRunner
 
 from patchwright.cli import app
@@ -47,14 +49,6 @@ def test_zero():
 def test_half():
     assert apply_discount(10.0, 50) == 5.0
 """
-PYPROJECT = """[project]
-name = "shop"
-version = "0.1.0"
-
-[tool.pytest.ini_options]
-testpaths = ["tests"]
-pythonpath = ["."]
-"""
 
 
 def sr(path: str, search: str, replace: str, why: str) -> str:
@@ -67,27 +61,17 @@ def sr(path: str, search: str, replace: str, why: str) -> str:
 BUG = "    return price * percent / 100"
 FIX = sr("shop/pricing.py", BUG, "    return price * (1 - percent / 100)",
          "The discount is returned instead of the discounted price.")  # fmt: skip
+SHOP_FILES = {"shop/__init__.py": '"""A tiny shop."""\n', "shop/pricing.py": PRICING,
+              "shop/cart.py": CART, "tests/test_pricing.py": TESTS, "pyproject.toml": PYPROJECT,
+              "README.md": "A tiny shop that prices carts.\n"}  # fmt: skip
 COMMIT = "fix(pricing): subtract the discount from the price"
 MEMORY = "- pricing: apply_discount now subtracts the discount"
 
 
-def make_repo(root: Path, files: dict[str, str], shop: Any) -> Path:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    shop.git(root, "init", "-q", "-b", "main")
-    shop.git(root, "add", "-A")
-    shop.git(root, "commit", "-q", "-m", "initial")
-    return root
-
-
 @pytest.fixture
 def shop_repo(tmp_path: Path, shop: Any) -> Path:
-    """A shop whose discount is wrong (one failing test) and a cart that uses it."""
-    files = {"shop/__init__.py": '"""A tiny shop."""\n', "shop/pricing.py": PRICING,
-             "shop/cart.py": CART, "tests/test_pricing.py": TESTS, "pyproject.toml": PYPROJECT,
-             "README.md": "A tiny shop that prices carts.\n"}  # fmt: skip
-    return make_repo(tmp_path / "shop", files, shop)
+    """A shop whose discount is wrong (failing tests) and a cart that uses it."""
+    return make_repo(tmp_path / "shop", SHOP_FILES, shop)
 
 
 def review(repo: Path, replies: Path, *extra: str) -> tuple[int, dict[str, Any]]:

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 from rich.console import Console
-from tests.modes.conftest import git
-from tests.modes.test_review import CART, COMMIT, MEMORY, PRICING, PYPROJECT, TESTS, sr
+from tests.modes.conftest import Shop
+from tests.modes.test_done import make_repo
+from tests.modes.test_review import COMMIT, MEMORY, SHOP_FILES, sr
 
 from patchwright.agent.session import Session
 from patchwright.config import load_settings
@@ -45,23 +46,10 @@ CALLER = sr("shop/cart.py", "apply_discount(p, percent)", "apply_discount(p, per
             "Pass the rounding explicitly.")  # fmt: skip
 
 
-def shop_repo(root: Path) -> Path:
-    files = {"shop/__init__.py": '"""A tiny shop."""\n', "shop/pricing.py": PRICING,
-             "shop/cart.py": CART, "tests/test_pricing.py": TESTS, "pyproject.toml": PYPROJECT,
-             "README.md": "A tiny shop that prices carts.\n"}  # fmt: skip
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    git(root, "init", "-q", "-b", "main")
-    git(root, "add", "-A")
-    git(root, "commit", "-q", "-m", "initial")
-    return root
-
-
 def test_the_dashboard_follows_the_loop_and_approves_only_with_the_token(tmp_path: Path) -> None:
     from playwright.sync_api import expect, sync_playwright
 
-    repo = shop_repo(tmp_path / "shop")
+    repo = make_repo(tmp_path / "shop", SHOP_FILES, Shop)
     replies = tmp_path / "replies.jsonl"
     script = [RESIGN, COMMIT, MEMORY, CALLER, "refactor(cart): pass digits", MEMORY]
     replies.write_text("".join(json.dumps({"content": r}) + "\n" for r in script))
@@ -115,7 +103,7 @@ def test_the_dashboard_follows_the_loop_and_approves_only_with_the_token(tmp_pat
     summary = done["summary"]
     assert [a.target for a in summary.proposals if a.status == "accepted"] == [
         "shop/pricing.py", "shop/cart.py"]  # fmt: skip
-    assert git(repo, "log", "-1", "--format=%s").strip() == "refactor(cart): pass digits"
+    assert Shop.git(repo, "log", "-1", "--format=%s").strip() == "refactor(cart): pass digits"
 
 
 def _record_queue(page: Any) -> None:
