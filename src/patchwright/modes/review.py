@@ -284,6 +284,7 @@ class ReviewLoop:
         return TargetContext(
             texts=texts,
             findings=[f.render() for f in found],
+            shown=[f.render() for f in found if not (failing and f.test)],
             failures=describe_tests(run, failing) if run is not None and failing else "",
             project=self.analysis.excerpt([target.path, *deps], chars=900),
             recall=self.memory.recall(),

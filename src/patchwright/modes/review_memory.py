@@ -38,7 +38,7 @@ class ReviewMemory:
     bus: EventBus
 
     def recall(self) -> Recall:
-        memory = self.paths.read("MEMORY.md").strip()
+        memory = _body(self.paths.read("MEMORY.md"))
         if len(memory) > MEMORY_CHARS:
             memory = memory[:MEMORY_CHARS].rsplit("\n", 1)[0] + "\n- … (memory cut)"
         history = recent_entries(self.paths.read("HISTORY.md"), HISTORY_ENTRIES, HISTORY_CHARS)
@@ -80,9 +80,13 @@ class ReviewMemory:
         self.paths.write("MEMORY.md", "# Review memory\n\n" + memory.strip() + "\n")
 
 
+def _body(text: str) -> str:
+    """The memory without its title line."""
+    return "\n".join(x for x in text.strip().splitlines() if not x.startswith("# ")).strip()
+
+
 def _clean(answer: str) -> str:
-    lines = [x for x in answer.strip().splitlines() if not x.startswith("# ")]
-    return "\n".join(lines).strip()[:_KEEP_CHARS]
+    return _body(answer)[:_KEEP_CHARS]
 
 
 def _merge(current: str, notes: list[str]) -> str:

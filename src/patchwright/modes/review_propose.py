@@ -83,7 +83,8 @@ class TargetContext:
 
     texts: Mapping[str, str]
     findings: list[str] = field(default_factory=list)
-    failures: str = ""
+    shown: list[str] = field(default_factory=list)  # the findings the prompt lists
+    failures: str = ""  # the failing tests that point at it, with their output
     project: str = ""
     recall: Recall = field(default_factory=lambda: Recall("", ""))
     outline: str = ""
@@ -194,7 +195,7 @@ class Proposer:
         return render(
             {"bug": "review_bugs", "feature": "review_feature", "cascade": "review_cascade"}[kind],
             path=target.path, lang=lang, text=text.rstrip("\n"), fmt=fmt,
-            findings=ctx.findings[:15], failures=ctx.failures, project=ctx.project,
+            findings=ctx.shown[:15], failures=ctx.failures, project=ctx.project,
             memory=ctx.recall.memory, history=ctx.recall.history, outline=ctx.outline,
             notes=ctx.notes, note_sources=ctx.note_sources, readonly=True, augment=[],
             trigger=cascade.trigger if cascade else "", ripples=cascade.ripples if cascade else [],
