@@ -64,6 +64,7 @@ class CheckpointDesk:
         self.bus = bus
         self._lock = threading.Lock()
         self.pending: Pending | None = None
+        self.remote = False  # a dashboard can answer too
 
     def open(self, **fields: Any) -> Pending:
         pending = Pending(id=secrets.token_hex(4), **fields)
@@ -126,7 +127,7 @@ def make_checkpoint(
         pending = desk.open(target=proposal.target, kind=proposal.kind,
                             rationale=proposal.rationale, diff=diff, problems=problems,
                             deadline=time.time() + opts.timeout)  # fmt: skip
-        _show(console, pending, opts, tty)
+        _show(console, pending, opts, tty, desk.remote)
         while not pending.done.is_set():
             left = (pending.deadline or 0) - time.time()
             if left <= 0:
@@ -141,12 +142,16 @@ def make_checkpoint(
             if answer is not None:
                 _answer(console, desk, pending, answer, proposal, root, paths)
         assert pending.decision is not None
+        if tty and pending.by == "dashboard":
+            console.print(f"\n[dim]answered from the dashboard: {pending.decision}[/]")
         return pending.decision
 
     return approve
 
 
-def _show(console: Console, pending: Pending, opts: CheckpointOptions, tty: bool) -> None:
+def _show(
+    console: Console, pending: Pending, opts: CheckpointOptions, tty: bool, remote: bool
+) -> None:
     console.print(f"\n[bold]Proposal for {pending.target}[/] ({pending.kind})")
     if pending.rationale:
         console.print(pending.rationale, markup=False)
@@ -162,7 +167,8 @@ def _show(console: Console, pending: Pending, opts: CheckpointOptions, tty: bool
             highlight=False,
         )
     else:
-        console.print(f"[dim]waiting {opts.timeout:g}s for the dashboard, then: {then}[/]")
+        source = "the dashboard" if remote else "an answer (no terminal, no dashboard)"
+        console.print(f"[dim]waiting {opts.timeout:g}s for {source}, then: {then}[/]")
 
 
 def _choices(pending: Pending) -> str:

@@ -28,7 +28,7 @@ class DashboardServer:
         import uvicorn
 
         self.token = token or secrets.token_urlsafe(18)
-        self.hub = Hub(state)
+        self.hub, self.desk = Hub(state), desk
         self._socket = _bind(host, port)
         self.port = int(self._socket.getsockname()[1])
         app = build_app(self.hub, desk, self.token, host)
@@ -49,8 +49,10 @@ class DashboardServer:
         shown = f"[{host}]" if ":" in host else host
         self.base = f"http://{'127.0.0.1' if host in ('0.0.0.0', '::') else shown}:{self.port}"
         self.url = f"{self.base}/?token={self.token}"
+        desk.remote = True
 
     def close(self) -> None:
+        self.desk.remote = False
         self.hub.close()
         self._server.should_exit = True
         self._thread.join(timeout=5)
