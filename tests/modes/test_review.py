@@ -310,3 +310,26 @@ def test_sigterm_at_the_checkpoint_stops_with_the_repository_as_it_was(
     assert shop.git(shop_repo, "rev-parse", "HEAD") == head
     assert not pending.exists()
     assert "stopped by signal SIGTERM" in review_file(shop_repo, "MEMORY.md")
+
+
+def test_a_signature_change_that_breaks_an_untouched_typed_caller_is_rejected(
+    tmp_path: Path, script: Script, shop: Any
+) -> None:
+    geo = '"""Geometry."""\n\n\ndef area(w: int, h: int) -> int:\n    return w * h\n'
+    report = (
+        '"""Reports."""\n\nfrom geo import area\n\n\ndef line(w: int, h: int) -> str:\n'
+        '    return f"area {area(w, h)}"\n'
+    )
+    files = {"geo.py": geo, "report.py": report, "README.md": "Shapes.\n",
+             "pyproject.toml": '[project]\nname = "shapes"\nversion = "0"\n\n[tool.mypy]\n'}  # fmt: skip
+    repo = make_repo(tmp_path / "shapes", files, shop)
+    resign = sr("geo.py", "def area(w: int, h: int) -> int:",
+                "def area(w: int, h: int, scale: int) -> int:", "Let callers scale.")  # fmt: skip
+
+    code, out = review(repo, script([resign, MEMORY]), "--iterations", "1", "--yes",
+                       "--target", "geo.py", "--focus", "bugs", "--heal", "0")  # fmt: skip
+
+    assert code == 0 and out["accepted"] == [], out
+    [rejected] = out["rejected"]
+    assert "report.py" in rejected["errors"] and "scale" in rejected["errors"], rejected
+    assert (repo / "geo.py").read_text() == geo
