@@ -343,7 +343,7 @@ def test_a_test_file_the_task_names_is_read_only_even_when_the_suite_hangs(
     shop.git(shop_repo, "commit", "-qam", "hangs")
     weakened = "def test_nothing() -> None:\n    assert True\n"
     replies = script([whole(weakened, "tests/test_pricing.py"), whole(shop.FIXED), "fix: d"])
-    code, out = run(shop_repo, replies, "--edit-format", "whole", "--test-timeout", "5")
+    code, out = run(shop_repo, replies, "--edit-format", "whole", "--test-timeout", "12")
     assert code == 0, out
     assert out["files_changed"] == ["shop/pricing.py"]
     assert "150.0" in (shop_repo / "tests" / "test_pricing.py").read_text()
