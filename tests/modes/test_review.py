@@ -333,3 +333,23 @@ def test_a_signature_change_that_breaks_an_untouched_typed_caller_is_rejected(
     [rejected] = out["rejected"]
     assert "report.py" in rejected["errors"] and "scale" in rejected["errors"], rejected
     assert (repo / "geo.py").read_text() == geo
+
+
+def test_where_nothing_is_wrong_one_small_feature_is_proposed(
+    tmp_path: Path, script: Script, shop: Any
+) -> None:
+    files = {"greet.py": GREET, "main.py": MAIN, "README.md": "Says hello.\n"}
+    repo = make_repo(tmp_path / "hello", files, shop)
+    feature = sr("greet.py", '    return "hello " + name',
+                 '    return "hello " + (name.strip() or "stranger")',
+                 "Greet a blank name as a stranger instead of printing an empty greeting.")  # fmt: skip
+
+    code, out = review(repo, script(["NO_ISSUES", feature, "feat(greet): greet strangers", MEMORY]),
+                       "--iterations", "1", "--yes", "--target", "greet.py")  # fmt: skip
+
+    assert code == 0, out
+    [accepted] = out["accepted"]
+    assert (accepted["kind"], accepted["target"]) == ("feature", "greet.py")
+    assert "stranger" in (repo / "greet.py").read_text()
+    assert "· feature ·" in review_file(repo, "HISTORY.md")
+    assert not (repo / ".patchwright/review/FEATURE.md").exists()
