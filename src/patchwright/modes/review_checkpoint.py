@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import secrets
-import select
 import shlex
 import subprocess
 import sys
@@ -29,6 +28,7 @@ from rich.syntax import Syntax
 
 from patchwright.agent.loop import Approver, Decision
 from patchwright.events import EventBus
+from patchwright.modes.approval import _read_answer as read_answer
 
 OnTimeout = Literal["apply", "skip"]
 _POLL = 0.2
@@ -138,7 +138,7 @@ def make_checkpoint(
             if not tty:
                 pending.done.wait(min(_POLL * 5, left))
                 continue
-            answer = _read_line(min(_POLL, left))
+            answer = read_answer(min(_POLL, left))
             if answer is not None:
                 _answer(console, desk, pending, answer, proposal, root, paths)
         assert pending.decision is not None
@@ -174,14 +174,6 @@ def _show(
 def _choices(pending: Pending) -> str:
     apply = "" if pending.problems else "[a]pply / "
     return "[bold]?[/] " + escape(f"{apply}[e]dit / a[u]gment / [d]iff / [r]egenerate / [s]kip")
-
-
-def _read_line(timeout: float) -> str | None:
-    ready, _, _ = select.select([sys.stdin], [], [], timeout)
-    if not ready:
-        return None
-    line = sys.stdin.readline()
-    return line.strip().lower() if line else "s"
 
 
 def _answer(
