@@ -3,7 +3,6 @@ state understood, the model built, files readable, the index built or refreshed 
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,7 +13,7 @@ from patchwright.config import Settings
 from patchwright.events import EventBus
 from patchwright.llm import Model, ModelError, OnToken, redact
 from patchwright.verify import detect_test_command
-from patchwright.workspace.git import GitError, GitRepo
+from patchwright.workspace.git import BRANCH_PREFIX, GitError, GitRepo, slugify
 from patchwright.workspace.paths import confine
 from patchwright.workspace.textfile import TextFile, read_text_file
 from patchwright.workspace.transaction import recover
@@ -100,11 +99,6 @@ class Workspace:
             )
 
 
-def slug(task: str) -> str:
-    words = re.sub(r"[^a-z0-9]+", "-", task.lower()).strip("-")
-    return words[:40].rstrip("-") or "task"
-
-
 def _open_git(
     root: Path, opts: RunOptions, bus: EventBus, *, run_hooks: bool = False
 ) -> tuple[GitRepo | None, set[str], str | None]:
@@ -122,9 +116,8 @@ def _open_git(
         )
     repo.ensure_excluded()
     dirty = set(repo.dirty_files())
-    if opts.branch:
-        name = f"patchwright/{slug(opts.task)}"
-        repo.create_branch(name)
+    if opts.branch:  # works from a detached HEAD too, unlike GitRepo.working_branch
+        name = repo.create_branch(BRANCH_PREFIX + slugify(opts.task))
         bus.emit("git.branch", branch=name)
     return repo, dirty, branch
 
