@@ -14,6 +14,7 @@ from pathlib import Path, PurePosixPath
 from patchwright.agent.memory import read_memory
 from patchwright.agent.relevance import imported_files, mentioned_files, rank_files
 from patchwright.agent.traceback_refs import referenced_files
+from patchwright.llm.types import rough_token_count
 
 TokenCounter = Callable[[str], int]
 
@@ -46,8 +47,8 @@ _PROSE = frozenset({".md", ".rst", ".txt", ".adoc"})
 
 
 def approx_tokens(text: str) -> int:
-    """A fast, slightly pessimistic token estimate for code (about 3.5 characters a token)."""
-    return max(1, int(len(text) / 3.5))
+    """A fast, slightly pessimistic token estimate for code: the model layer's, at least 1."""
+    return max(1, rough_token_count(text))
 
 
 @dataclass(frozen=True)
