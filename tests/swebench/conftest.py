@@ -154,3 +154,11 @@ def script(tmp: Path, replies: list[dict[str, str]], name: str = "replies.jsonl"
 @pytest.fixture
 def settings() -> Settings:
     return Settings()
+
+
+@pytest.fixture
+def calc_batch(calc_world: dict[str, Any]) -> dict[str, Any]:
+    """Three instances over the same repository (ids example__calc-1..3)."""
+    rows = [{**calc_world["row"], "instance_id": f"example__calc-{n}"} for n in (1, 2, 3)]
+    calc_world["instances"].write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return calc_world

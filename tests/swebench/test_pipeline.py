@@ -43,3 +43,68 @@ def test_the_scripted_model_resolves_the_instance(
         for x in (out / "example__calc-1" / "events.ndjson").read_text().splitlines()
     ]
     assert kinds[0] == "instance.start" and "tnr.kept" in kinds and kinds[-1] == "instance.end"
+
+
+BREAKS_ADD = reply(
+    "def add(a, b):\n    return a + b\n\n\ndef add_all(xs):\n    total = 0",
+    "def add(a, b):\n    return float(a + b) + 0.5\n\n\ndef add_all(xs):\n    total = 0",
+)
+
+
+def test_tnr_rolls_back_a_candidate_that_breaks_pass_to_pass(
+    calc_world: dict[str, Any], settings: Settings
+) -> None:
+    model = script(calc_world["tmp"], [BREAKS_ADD, reply(*FIX)])
+    where = where_for(calc_world, keep=True)
+    result = solve_instance(
+        calc_world["instance"],
+        where,
+        SolveOptions(model=model, candidates=2, max_iter=1),
+        settings,
+        calc_world["tmp"] / "out",
+    )
+    first, second = result.trials
+    assert not first["passed"] and "PASS_TO_PASS broken" in first["reason"]
+    assert "tests/test_ops.py::test_add" in first["grade"]["PASS_TO_PASS"]["failure"]
+    assert second["passed"] and result.outcome == "verified"
+    assert "float(a + b)" not in result.model_patch
+    repo = where.workdir / "instances" / "example__calc-1" / "repo"
+    assert (
+        subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+        ).stdout
+        == ""
+    )  # every trial rolled back
+
+
+def test_a_candidate_outside_the_suspects_files_is_refused(
+    calc_world: dict[str, Any], settings: Settings
+) -> None:
+    outside = reply("    return name.title()", "    return name.upper()", path="calc/report.py")
+    model = script(calc_world["tmp"], [outside])
+    result = solve_instance(
+        calc_world["instance"],
+        where_for(calc_world),
+        SolveOptions(model=model, candidates=1, max_iter=1),
+        settings,
+        calc_world["tmp"] / "out",
+    )
+    (candidate,) = result.candidates
+    assert any(r.startswith("allowlist:") and "calc/report.py" in r for r in candidate["refused"])
+    assert result.trials == [] and result.outcome == "empty"
+
+
+def test_gold_submits_the_dataset_patch(calc_world: dict[str, Any], settings: Settings) -> None:
+    result = solve_instance(
+        calc_world["instance"],
+        where_for(calc_world),
+        SolveOptions(model="gold"),
+        settings,
+        calc_world["tmp"] / "out",
+    )
+    assert result.outcome == "verified" and result.model_name == "gold"
+    assert result.model_patch == calc_world["row"]["patch"]
+    assert result.localisation["function_rank"] == 1  # the planted function leads the suspects

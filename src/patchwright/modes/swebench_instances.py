@@ -105,6 +105,7 @@ def load_instances(
     path: Path, *, pattern: str | None = None, window: str | None = None
 ) -> list[Instance]:
     """The instances of ``path`` whose id matches ``pattern``, then cut to ``window``."""
+    cut = parse_slice(window)  # a usage error is said before any file is read
     rows = read_rows(path)
     found = [Instance.from_row(r, f"{path.name} row {i + 1}") for i, r in enumerate(rows)]
     if pattern:
@@ -113,5 +114,4 @@ def load_instances(
         except re.error as exc:
             raise InstanceError(f"--filter {pattern!r}: {exc}") from exc
         found = [i for i in found if wanted.search(i.instance_id)]
-    cut = parse_slice(window)
     return found[cut] if cut is not None else found
