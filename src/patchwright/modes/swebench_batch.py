@@ -70,7 +70,7 @@ def payload(
             "python": str(where.python or ""),
             "online": where.online,
             "keep": where.keep,
-        },  # fmt: skip
+        },
         "opts": {**asdict(opts), "caps": asdict(opts.caps)},
         "settings": settings.model_dump(mode="json"),
         "out": str(out),
