@@ -1,0 +1,170 @@
+"""The solve loop as a specification: scripted replies, files in memory, a checker that runs
+the code it is given — no CLI, no git, no subprocess."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from patchwright.agent.checker import Check
+from patchwright.agent.criterion import Verdict
+from patchwright.agent.loop import Decision, SolveOptions, Solver
+from patchwright.agent.working_copy import WorkingCopy
+from patchwright.events import Event, EventBus
+from patchwright.llm.scripted import ScriptedModel
+from patchwright.verify import GateResult
+from patchwright.workspace.textfile import TextFile, decode_bytes
+
+BUGGY = "def add(a, b):\n    return a - b\n"
+
+
+def whole(text: str) -> str:
+    return f"calc.py\n```python\n{text}```\n"
+
+
+FIXED = whole("def add(a, b):\n    return a + b\n")
+COMMENTED = whole("# adds\ndef add(a, b):\n    return a - b\n")
+BROKEN = whole("def add(a, b)\n    return a + b\n")
+
+
+@dataclass
+class Disk:
+    """The files as a transaction would leave them, and what was kept."""
+
+    files: dict[str, str] = field(default_factory=lambda: {"calc.py": BUGGY})
+    kept: list[dict[str, str]] = field(default_factory=list)
+
+
+@dataclass
+class MemoryTxn:
+    disk: Disk
+    before: dict[str, str] = field(default_factory=dict)
+
+    def stage(self, changes: dict[str, bytes | None]) -> None:
+        self.before = self.before or dict(self.disk.files)
+        for path, data in changes.items():
+            if data is not None:
+                self.disk.files[path] = data.decode()
+
+    def write(self) -> None:
+        return None
+
+    def rollback(self) -> None:
+        if self.before:
+            self.disk.files.clear()
+            self.disk.files.update(self.before)
+
+    def commit(self, label: str = "") -> str:
+        self.disk.kept.append(dict(self.disk.files))
+        return "undo-1"
+
+
+@dataclass
+class RunsTheCode:
+    """Gates: the file must compile; criterion: ``add(2, 3) == 5`` (None: no criterion)."""
+
+    disk: Disk
+    criterion: bool = True
+    checked: int = 0
+
+    def check(self, touched: Sequence[str]) -> Check:
+        self.checked += 1
+        scope: dict[str, object] = {}
+        try:
+            exec(compile(self.disk.files["calc.py"], "calc.py", "exec"), scope)
+        except SyntaxError as exc:
+            return Check([GateResult("syntax", "failed", output=str(exc))])
+        if not self.criterion:
+            return Check([GateResult("syntax", "passed")])
+        ok = scope["add"](2, 3) == 5  # type: ignore[operator]
+        report = "" if ok else "assert add(2, 3) == 5 failed: got -1"
+        return Check(
+            [GateResult("tests", "passed")], Verdict(ok, [] if ok else ["test_add"], report)
+        )
+
+
+def solver(replies: list[str], *, criterion: bool = True) -> tuple[Solver, Disk, list[Event]]:
+    disk = Disk()
+
+    def read(path: str) -> TextFile | None:
+        return decode_bytes(disk.files[path].encode()) if path in disk.files else None
+
+    events: list[Event] = []
+    bus = EventBus()
+    bus.subscribe(events.append)
+
+    def approve(diff: str, problems: str = "") -> Decision:
+        return "apply"
+
+    s = Solver(
+        model=ScriptedModel(replies),
+        working=WorkingCopy(["calc.py"], read, lambda p: None, (), ["calc.py"]),
+        checker=RunsTheCode(disk, criterion),
+        new_txn=lambda: MemoryTxn(disk),
+        bus=bus,
+        approve=approve,
+    )
+    s.messages.extend([{"role": "system", "content": "fix"}, {"role": "user", "content": "task"}])
+    return s, disk, events
+
+
+OPTS = SolveOptions("make add add", "whole", max_iter=2, done="add(2, 3) == 5")
+
+
+def test_a_first_reply_that_meets_the_criterion_is_solved_first_try() -> None:
+    s, disk, _ = solver([FIXED])
+    result = s.solve(OPTS)
+    assert (result.outcome, result.iterations, result.first_try) == ("solved", 1, True)
+    assert disk.kept == [{"calc.py": "def add(a, b):\n    return a + b\n"}]
+
+
+def test_a_change_that_misses_the_criterion_is_repaired_with_its_failure() -> None:
+    s, disk, _ = solver([COMMENTED, FIXED])
+    result = s.solve(OPTS)
+    assert (result.outcome, result.iterations) == ("solved", 2)
+    repair = s.messages[3]["content"]
+    assert "not done yet" in repair and "got -1" in repair and "add(2, 3) == 5" in repair
+    assert len(disk.kept) == 1
+
+
+def test_a_gate_failure_is_not_a_criterion_failure() -> None:
+    s, _, _ = solver([BROKEN, FIXED])
+    assert s.solve(OPTS).outcome == "solved"
+    assert "did not pass verification" in s.messages[3]["content"]
+
+
+def test_without_a_criterion_a_passing_change_is_unverified() -> None:
+    s, disk, _ = solver([COMMENTED], criterion=False)
+    result = s.solve(OPTS)
+    assert result.outcome == "unverified" and disk.kept
+    assert result.check is not None and result.check.unproved_note()
+
+
+def test_best_of_k_tries_another_sample_of_the_same_prompt() -> None:
+    s, _, events = solver([COMMENTED, FIXED])
+    result = s.solve(SolveOptions("make add add", "whole", max_iter=1, candidates=2))
+    assert (result.outcome, result.iterations, result.first_try) == ("solved", 1, False)
+    phases = [e.data["phase"] for e in events if e.kind == "model.request"]
+    assert phases == ["edit", "candidate"]
+    assert [m["role"] for m in s.messages] == ["system", "user", "assistant"]  # one branch kept
+
+
+def test_when_every_candidate_fails_the_closest_one_is_repaired() -> None:
+    s, _, _ = solver([BROKEN, COMMENTED, FIXED])
+    result = s.solve(SolveOptions("make add add", "whole", max_iter=2, candidates=2))
+    assert (result.outcome, result.iterations) == ("solved", 2)
+    assert "# adds" in s.messages[2]["content"]  # the commented (gates-passing) one, not BROKEN
+
+
+def test_retries_share_one_budget_for_the_whole_run() -> None:
+    s, _, _ = solver(["no edits here"] * 10)
+    result = s.solve(SolveOptions("t", "whole", max_iter=3, free_retries=2))
+    assert (result.outcome, result.retries, result.replies) == ("failed", 2, 5)
+
+
+def test_an_unchanged_reply_is_not_kept_in_the_history_to_be_copied() -> None:
+    s, _, _ = solver([whole(BUGGY), FIXED])
+    result = s.solve(OPTS)
+    assert (result.outcome, result.iterations) == ("solved", 1)
+    assert s.messages[2]["content"] == "(I sent the file(s) back without any change.)"
+    assert "add(2, 3) == 5" in s.messages[3]["content"]
