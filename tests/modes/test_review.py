@@ -120,7 +120,11 @@ def test_a_bug_the_tests_catch_is_fixed_committed_and_recorded(
     assert "`shop/pricing.py`" in review_file(shop_repo, "ANALYSIS.md")
     symbols = json.loads(review_file(shop_repo, "SYMBOLS.json"))
     assert symbols["definitions"]["apply_discount"] == "shop/pricing.py"
-    target = next(e for e in events(shop_repo) if e["kind"] == "review.target")
+    log = events(shop_repo)
+    assert {"review.phase", "review.proposal", "review.outcome"} <= {e["kind"] for e in log}
+    outcome = next(e for e in log if e["kind"] == "review.outcome")
+    assert (outcome["proposal"], outcome["status"]) == ("bug", "accepted")
+    target = next(e for e in log if e["kind"] == "review.target")
     assert any("failing test" in r for r in target["reasons"]), target
     assert "test_quarter_off" in user_prompts(shop_repo)[0]  # the model saw what fails
     assert not (shop_repo / ".patchwright/review/PEER_REVIEW.md").exists()

@@ -260,7 +260,7 @@ class ReviewLoop:
         kind = self._kind(target)
         ctx = self._context(target, texts, index)
         assert self.baseline is not None
-        self._phase("proposing", target=target.path, kind=kind)
+        self._phase("proposing", target=target.path, proposal=kind)
         outcome = self.proposer.propose(target, kind, ctx, self.baseline)
         if (
             outcome.status == "clean"
@@ -268,10 +268,12 @@ class ReviewLoop:
             and self.opts.focus == "both"
             and not ctx.findings
         ):
-            self._phase("proposing", target=target.path, kind="feature")
+            self._phase("proposing", target=target.path, proposal="feature")
             outcome = self.proposer.propose(target, "feature", ctx, self.baseline)
         self.summary.proposals.append(outcome)
-        self.bus.emit("review.outcome", iteration=self.iteration, **outcome.to_json())
+        data = outcome.to_json()
+        data["proposal"] = data.pop("kind")  # an event's own "kind" names the event
+        self.bus.emit("review.outcome", iteration=self.iteration, **data)
         return outcome
 
     def _context(self, target: Target, texts: dict[str, str], index: RepoIndex) -> TargetContext:
@@ -300,7 +302,7 @@ class ReviewLoop:
                               rationale=proposal.rationale, diff=diff)  # fmt: skip
         self.paths.write(pending_name(proposal.kind), entry)
         self.bus.emit("review.proposal", iteration=self.iteration, target=proposal.target,
-                      kind=proposal.kind, rationale=proposal.rationale, diff=diff[:20000])  # fmt: skip
+                      proposal=proposal.kind, rationale=proposal.rationale, diff=diff[:20000])  # fmt: skip
 
     def _settle(self, outcome: ProposalOutcome, before: dict[str, str], files: Sequence[str],
                 index: RepoIndex) -> None:  # fmt: skip

@@ -50,7 +50,7 @@ class Pending:
     done: threading.Event = field(default_factory=threading.Event)
 
     def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "target": self.target, "kind": self.kind,
+        return {"id": self.id, "target": self.target, "proposal": self.kind,
                 "rationale": self.rationale, "diff": self.diff[:20000],
                 "problems": self.problems[:4000], "deadline": self.deadline,
                 "can_apply": not self.problems}  # fmt: skip

@@ -64,7 +64,9 @@ class Printer:
         colour = {"accepted": "green", "rejected": "red", "failed": "red"}.get(status, "yellow")
         why = d.get("rationale") or d.get("reason") or ""
         commit = f" → {d['commit'][:12]}" if d.get("commit") else ""
-        self.console.print(f"[{colour}]{status}[/] ({d.get('kind')}){commit} {why}", markup=True)
+        self.console.print(
+            f"[{colour}]{status}[/] ({d.get('proposal')}){commit} {why}", markup=True
+        )
 
 
 def _report(console: Console, summary: ReviewSummary) -> None:

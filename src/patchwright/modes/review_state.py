@@ -92,7 +92,7 @@ class ReviewState:
         elif kind == "review.cascade":
             s["queue"] = d.get("queue", [])
         elif kind == "review.proposal":
-            s["proposal"] = {k: d.get(k) for k in ("target", "kind", "rationale", "diff")}
+            s["proposal"] = {k: d.get(k) for k in ("target", "proposal", "rationale", "diff")}
         elif kind == "model.request":
             s["phase"] = f"asking the model ({d.get('phase', '')})"
         elif kind == "txn.write":
@@ -105,7 +105,7 @@ class ReviewState:
         elif kind == "review.checkpoint.resolved":
             s["checkpoint"] = None
         elif kind == "review.outcome":
-            keep = ("iteration", "status", "kind", "target", "commit", "rationale", "reason")
+            keep = ("iteration", "status", "proposal", "target", "commit", "rationale", "reason")
             s["outcomes"].append({k: d.get(k) for k in keep})
         elif kind == "review.memory":
             s["memory"] = self._text("MEMORY.md")

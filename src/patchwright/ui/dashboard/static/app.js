@@ -66,7 +66,7 @@ function renderCheckpoint(cp) {
     shownCheckpoint = cp.id;
     setText("checkpoint-result", "");
   }
-  setText("checkpoint-what", `${cp.kind} proposal for ${cp.target}: ${cp.rationale || ""}`);
+  setText("checkpoint-what", `${cp.proposal} proposal for ${cp.target}: ${cp.rationale || ""}`);
   $("approve").disabled = !cp.can_apply;
   $("approve").dataset.id = cp.id;
   $("skip").dataset.id = cp.id;
@@ -101,10 +101,10 @@ function render(state) {
 
   renderGates(state.gates || []);
   fillList("outcomes", state.outcomes || [], (o) =>
-    li(`#${o.iteration} ${o.status} (${o.kind}) ${o.target}` + (o.commit ? ` → ${o.commit.slice(0, 12)}` : ""), o.status));
+    li(`#${o.iteration} ${o.status} (${o.proposal}) ${o.target}` + (o.commit ? ` → ${o.commit.slice(0, 12)}` : ""), o.status));
 
   const p = state.proposal || (state.checkpoint ? state.checkpoint : null);
-  setText("proposal-kind", p ? `${p.kind} · ${p.target}` : "");
+  setText("proposal-kind", p ? `${p.proposal} · ${p.target}` : "");
   setText("proposal-rationale", p ? p.rationale || "(no rationale given)" : "No proposal yet.");
   renderDiff(p ? p.diff : "");
   renderCheckpoint(state.checkpoint);
