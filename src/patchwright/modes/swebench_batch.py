@@ -19,6 +19,7 @@ from patchwright.config import Settings
 from patchwright.modes.swebench import SolveOptions, solve_instance
 from patchwright.modes.swebench_instances import Instance
 from patchwright.modes.swebench_outputs import Predictions
+from patchwright.modes.swebench_ray import start_ray
 from patchwright.modes.swebench_result import InstanceResult
 from patchwright.modes.swebench_setup import Where
 from patchwright.modes.swebench_validate import Caps
@@ -46,6 +47,7 @@ class Tally:
     error: int = 0
     skipped: int = 0
     running: int = 0
+    ray_start_seconds: float = 0.0
     results: list[InstanceResult] = field(default_factory=list)
 
     def add(self, result: InstanceResult) -> None:
@@ -117,36 +119,34 @@ def run_on_ray(
     progress: Callable[[str], None], batch: BatchOptions, runner: Runner = run_payload,
 ) -> None:  # fmt: skip
     """Submit every payload as a Ray task and collect results as they finish."""
-    ray = _ray()
-    if not ray.is_initialized():
-        if batch.ray_address:
-            ray.init(address=batch.ray_address, log_to_driver=False)
-        else:
-            ray.init(num_cpus=max(batch.workers, 1), include_dashboard=False,
-                     log_to_driver=False, configure_logging=False)  # fmt: skip
+    ray, own, seconds = start_ray(batch.workers, batch.ray_address)
+    tally.ray_start_seconds = seconds
     remote = ray.remote(max_retries=1, retry_exceptions=False)(runner)
     options: dict[str, Any] = {"num_cpus": batch.cpus}
     if batch.memory_gb:
         options["memory"] = int(batch.memory_gb * 1024**3)
-    pending: dict[Any, tuple[str, float]] = {}
+    pending: dict[Any, str] = {}
     for instance_id, data in payloads:
-        pending[remote.options(**options).remote(data)] = (instance_id, time.monotonic())
+        pending[remote.options(**options).remote(data)] = instance_id
+    began: dict[Any, float] = {}  # when a task got a worker (the first ``workers`` pending)
     while pending:
+        for ref in list(pending)[: batch.workers]:
+            began.setdefault(ref, time.monotonic())
         tally.running = min(len(pending), batch.workers)
         progress("")
         ready, _ = ray.wait(list(pending), num_returns=1, timeout=1.0)
         for ref in ready:
-            instance_id, _started = pending.pop(ref)
+            instance_id = pending.pop(ref)
             _record(_collect(ray, ref, instance_id), predictions, tally)
             progress(instance_id)
-        now = time.monotonic()
-        for ref, (instance_id, started) in list(pending.items()):
-            if now - started > batch.timeout:
+        for ref, start in list(began.items()):
+            if ref in pending and time.monotonic() - start > batch.timeout:
                 ray.cancel(ref, force=True)
-                pending.pop(ref)
-                result = InstanceResult(instance_id, reason=f"timed out after {batch.timeout:.0f}s")
-                _record(result, predictions, tally)
+                reason = f"timed out after {batch.timeout:.0f}s"
+                _record(InstanceResult(pending.pop(ref), reason=reason), predictions, tally)
     tally.running = 0
+    if own:
+        ray.shutdown()
 
 
 def _collect(ray: Any, ref: Any, instance_id: str) -> InstanceResult:
@@ -158,17 +158,6 @@ def _collect(ray: Any, ref: Any, instance_id: str) -> InstanceResult:
         reason = (f"the worker running it crashed, also on the retry ({why})" if crashed
                   else f"{why}: {str(exc).strip().splitlines()[-1][:300] if str(exc).strip() else ''}")  # fmt: skip
         return InstanceResult(instance_id, reason=reason, attempts=2 if crashed else 1)
-
-
-def _ray() -> Any:
-    try:
-        import ray
-    except ImportError as exc:
-        raise RuntimeError(
-            "Ray is not installed: install the extra (pip install 'patchwright[swebench]') "
-            "or run with --workers 1"
-        ) from exc
-    return ray
 
 
 def run_batch(

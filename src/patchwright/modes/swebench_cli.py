@@ -9,6 +9,7 @@ from pathlib import Path
 from rich.console import Console
 
 from patchwright.config import ConfigError, load_settings
+from patchwright.envs import docker_available
 from patchwright.modes.swebench import SolveOptions
 from patchwright.modes.swebench_batch import BatchOptions, run_batch
 from patchwright.modes.swebench_eval import Graded, evaluate
@@ -87,6 +88,9 @@ def eval_command(common: Common, predictions_path: Path, *, test_timeout: float)
         return 2
     if not predictions_path.is_file():
         console.print(f"[red]error:[/] --predictions {predictions_path}: no such file")
+        return 2
+    if common.env == "docker" and (why := docker_available()) is not None:
+        console.print(f"[red]error:[/] {why}")
         return 2
     predictions = read_predictions(predictions_path)
 
