@@ -49,7 +49,7 @@ class RoleRunner:
     tools: Mapping[str, Tool]
     bus: EventBus
     external: Mapping[Role, list[Tool]] = field(default_factory=dict)
-    reply_tokens: int = 2048
+    reply_tokens: int = 1024  # a step is a few tool calls; an edit block fits easily
     on_token: Callable[[str], None] | None = None
     on_step: Callable[[], None] = lambda: None
     read: set[str] = field(default_factory=set)
