@@ -17,6 +17,7 @@ from patchwright.config import Settings
 from patchwright.modes.swebench import SolveOptions
 from patchwright.modes.swebench_batch import BatchOptions, Payload, run_batch, run_payload
 from patchwright.modes.swebench_instances import load_instances
+from patchwright.modes.swebench_ray import start_ray
 
 
 def ids(path: Path) -> list[str]:
@@ -76,8 +77,21 @@ def crash_on_calc_3(data: Payload) -> dict[str, Any]:
     return run_payload(data)
 
 
+@pytest.fixture(scope="module")
+def local_ray() -> Any:
+    """A local Ray with two CPUs for the module (skipped, with Ray's reason, when the
+    machine is too busy for its node to start)."""
+    try:
+        started, own, _ = start_ray(2, None)
+    except RuntimeError as exc:
+        pytest.skip(str(exc))
+    yield started
+    if own:
+        started.shutdown()
+
+
 def test_a_ray_batch_writes_each_prediction_once_resumes_and_records_a_crash(
-    calc_batch: dict[str, Any], settings: Settings
+    calc_batch: dict[str, Any], settings: Settings, local_ray: Any
 ) -> None:
     from rich.console import Console
 

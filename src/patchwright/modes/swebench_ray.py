@@ -1,23 +1,14 @@
 """Starting Ray for a batch: a local Ray on demand (``ray.init()``), or a connection to an
 existing cluster.
 
-On a small, busy machine Ray's dashboard agent can take longer to start than the raylet
-waits for the file in which the agent publishes its ports (about 30 s), and the node fails
-to start. A local Ray started here gives the agent fixed free ports up front, so there is no
-file to wait for.
+On a small, busy machine Ray's node agent can take longer to start than the raylet waits
+for it (30 s); the error then says so and points at ``--workers 1``.
 """
 
 from __future__ import annotations
 
-import socket
 import time
 from typing import Any
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def import_ray() -> Any:
@@ -31,38 +22,22 @@ def import_ray() -> Any:
     return ray
 
 
-def _pin_agent_ports() -> None:
-    """Fixed free ports for the agent (see the module docstring); left alone on a Ray
-    version without these parameters."""
-    try:
-        from ray._private import parameter
-    except ImportError:
-        return
-    params = parameter.RayParams
-    if getattr(params, "_patchwright_pinned", False):
-        return
-    original = params.__init__
-
-    def init(self: Any, *args: Any, **kwargs: Any) -> None:
-        original(self, *args, **kwargs)
-        for name in ("metrics_agent_port", "dashboard_agent_listen_port", "runtime_env_agent_port"):
-            if hasattr(self, name) and not getattr(self, name):
-                setattr(self, name, _free_port())
-
-    setattr(params, "__init__", init)  # noqa: B010 - a method replaced on purpose
-    setattr(params, "_patchwright_pinned", True)  # noqa: B010
-
-
 def start_ray(workers: int, address: str | None) -> tuple[Any, bool, float]:
     """Ray, whether this call started it (and should shut it down), and the seconds it took."""
     ray = import_ray()
     started = time.monotonic()
     if ray.is_initialized():
         return ray, False, 0.0
-    if address:
-        ray.init(address=address, log_to_driver=False)
-    else:
-        _pin_agent_ports()
-        ray.init(num_cpus=max(workers, 1), include_dashboard=False, log_to_driver=False,
-                 configure_logging=False, _metrics_export_port=_free_port())  # fmt: skip
+    try:
+        if address:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=max(workers, 1), include_dashboard=False, log_to_driver=False,
+                     configure_logging=False)  # fmt: skip
+    except Exception as exc:  # Ray says only "timed out during startup"
+        raise RuntimeError(
+            f"Ray did not start ({exc}). On a small, busy machine its node agent can miss "
+            "the raylet's 30 s start-up wait: try again when the machine is quieter, or run "
+            "with --workers 1 (in process, no Ray)"
+        ) from exc
     return ray, True, time.monotonic() - started
