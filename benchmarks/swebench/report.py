@@ -37,12 +37,16 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "function_acc@1": round(acc(functions, 1), 3),
         "function_acc@5": round(acc(functions, 5), 3),
         "tokens_per_instance": round(statistics.mean(tokens)) if tokens else 0,
-        "minutes_per_instance": round(statistics.mean(r["seconds"] for r in rows) / 60, 2) if rows else 0,
+        "minutes_per_instance": round(statistics.mean(r["seconds"] for r in rows) / 60, 2)
+        if rows
+        else 0,
     }
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("out", type=Path, help="the swebench output directory")
     parser.add_argument("--eval", type=Path, help="the eval report (predictions.eval.json)")
     args = parser.parse_args()

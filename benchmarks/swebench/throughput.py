@@ -36,7 +36,9 @@ def timed(label: str, out: Path, batch: BatchOptions, **kw: object) -> tuple[flo
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("instances", type=Path)
     parser.add_argument("--repos", type=Path, required=True)
     parser.add_argument("--filter")
@@ -53,7 +55,9 @@ def main() -> None:
     out = args.out.resolve()
     timed("warm-up (builds environments)", out / "warmup", BatchOptions(workers=1), **common)
     local, _ = timed("in process", out / "inprocess", BatchOptions(workers=1), **common)
-    ray1, t1 = timed("ray, 1 worker", out / "ray1", BatchOptions(workers=1, ray_address=None, cpus=1.0), **common)
+    ray1, t1 = timed(
+        "ray, 1 worker", out / "ray1", BatchOptions(workers=1, ray_address=None, cpus=1.0), **common
+    )
     ray2, t2 = timed("ray, 2 workers", out / "ray2", BatchOptions(workers=2), **common)
     n = len(instances)
     figures = {
