@@ -6,8 +6,8 @@ a virtualenv on the spec's Python (or the nearest one, noted), the spec's packag
 ``pip_packages`` and install command (``python -m pip install`` runs as ``uv pip install``
 so every wheel lands in uv's cache), plus ``coverage`` (for fault localisation) and the
 build backend; ``uv pip freeze`` of the result is the key's lock. Per instance (offline):
-a fresh ``.venv`` in the instance directory from that lock, and the instance's own checkout
-installed editable without dependencies — so each instance runs its own code, and
+a fresh ``.venv`` in the instance directory from that lock (uv's cache; pip where uv
+refused), and the instance's own checkout installed editable without dependencies — so each instance runs its own code, and
 instances of one key can run side by side.
 """
 
@@ -99,8 +99,12 @@ class LocalEnvironments:
         if spec.install.strip():
             install = _PIP_INSTALL.sub(f"{' '.join(self.uv)} pip install --python {python}",
                                        spec.install)  # fmt: skip
-            self._run(["bash", "-c", install], cwd=checkout, env=env)
-        self._pip([*_EXTRAS, *_build_requires(checkout)], python)
+            try:
+                self._run(["bash", "-c", install], cwd=checkout, env=env)
+            except EnvironmentUnavailable as exc:  # e.g. a setuptools without PEP 660
+                notes.append(f"install ran with pip (uv refused: {_last_line(exc)})")
+                self._run(["bash", "-c", spec.install], cwd=checkout, env=env)
+        self._install([*_EXTRAS, *_build_requires(checkout)], python, notes)
         frozen = self._run([*self.uv, "pip", "freeze", "--exclude-editable", "--python", python])
         lock = folder / "requirements.lock"
         lock.write_text(frozen, encoding="utf-8")
@@ -115,21 +119,28 @@ class LocalEnvironments:
         if spec.packages == "requirements.txt":
             paths = [p for p in spec.reqs_paths if (checkout / p).is_file()]
             for path in paths:
-                self._run(
-                    [*self.uv, "pip", "install", "--python", python, "-r", path], cwd=checkout
-                )
+                self._install(["-r", path], python, notes, cwd=checkout)
             if not paths:
                 notes.append("requirements file of the spec not found in the checkout")
         elif spec.packages == "environment.yml":
             notes.append("conda environment.yml not supported by the local environment: skipped")
         elif spec.packages.strip():
-            self._pip(spec.packages.split(), python)
+            self._install(spec.packages.split(), python, notes)
         if spec.pip_packages:
-            self._pip(list(spec.pip_packages), python)
+            self._install(list(spec.pip_packages), python, notes)
 
-    def _pip(self, packages: Sequence[str], python: str) -> None:
-        if packages:
-            self._run([*self.uv, "pip", "install", "-q", "--python", python, *packages])
+    def _install(
+        self, args: Sequence[str], python: str, notes: list[str], *, cwd: Path | None = None
+    ) -> None:
+        """``uv pip install ARGS``; where uv refuses what pip accepts (a yanked release the
+        requirements name), pip does it and a note says so."""
+        if not args:
+            return
+        try:
+            self._run([*self.uv, "pip", "install", "-q", "--python", python, *args], cwd=cwd)
+        except EnvironmentUnavailable as exc:
+            notes.append(f"pip install {' '.join(args)}: ran with pip (uv: {_last_line(exc)})")
+            self._run([python, "-m", "pip", "install", "-q", *args], cwd=cwd)
 
     def _run(
         self, argv: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] | None = None
@@ -149,19 +160,27 @@ class LocalEnvironments:
         venv = home / ".venv"
         python = str(venv / "bin" / "python")
         notes = list(built.notes)
-        self._run([*self.uv, "venv", "-q", "--clear", "-p", built.python, str(venv)])
-        self._run([*self.uv, "pip", "install", "-q", "--offline", "--python", python,
-                   "-r", str(built.lock)])  # fmt: skip
-        python_path: list[Path] = []
+        self._run([*self.uv, "venv", "-q", "--seed", "--clear", "-p", built.python, str(venv)])
+        lock = ["-r", str(built.lock)]
         try:
-            self._run([*self.uv, "pip", "install", "-q", "--offline", "--no-deps",
-                       "--no-build-isolation", "--python", python, "-e", str(repo)])  # fmt: skip
+            self._run([*self.uv, "pip", "install", "-q", "--offline", "--python", python, *lock])
+        except EnvironmentUnavailable:  # something pip installed is not in uv's cache
+            self._install(lock, python, notes)
+        python_path: list[Path] = []
+        try:  # pip falls back to ``setup.py develop`` where setuptools predates PEP 660
+            self._run([python, "-m", "pip", "install", "-q", "--no-deps", "--no-index",
+                       "--no-build-isolation", "-e", str(repo)])  # fmt: skip
         except EnvironmentUnavailable as exc:
-            notes.append(f"the checkout could not be installed editable, so it is imported "
-                         f"from PYTHONPATH instead ({str(exc).splitlines()[-1][:200]})")  # fmt: skip
+            notes.append("the checkout could not be installed editable, so it is imported "
+                         f"from PYTHONPATH instead ({_last_line(exc)[:200]})")  # fmt: skip
             python_path = import_roots(repo)
         return InstanceSandbox(home, repo, kind="local", bin_dir=venv / "bin",
                                python_path=python_path, notes=notes)  # fmt: skip
+
+
+def _last_line(exc: Exception) -> str:
+    lines = [x.strip() for x in str(exc).splitlines() if x.strip()]
+    return lines[-1] if lines else str(exc)
 
 
 def _read_built(folder: Path, key: str) -> BuiltEnv | None:
