@@ -10,7 +10,7 @@ import pytest
 
 from patchwright.modes.swebench_grading import grade, parse_log, parse_pytest_summary
 from patchwright.modes.swebench_instances import InstanceError, load_instances
-from patchwright.modes.swebench_outputs import Predictions
+from patchwright.modes.swebench_outputs import Predictions, errored
 
 
 def rows(n: int) -> list[dict[str, Any]]:
@@ -86,3 +86,14 @@ def test_grading_follows_the_harness_rule() -> None:
         "tests/test_x.py::test_c",
         "tests/test_x.py::gone",
     ]  # error and missing fail
+
+
+def test_errored_instances_can_be_forgotten_to_run_again(tmp_path: Path) -> None:
+    for name, outcome in (("a", "verified"), ("b", "error")):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "result.json").write_text(json.dumps({"outcome": outcome}))
+    predictions = Predictions(tmp_path / "predictions.jsonl")
+    for name in "ab":
+        predictions.add({"instance_id": name, "model_name_or_path": "m", "model_patch": ""})
+    predictions.forget(errored(tmp_path) & predictions.done)
+    assert Predictions(tmp_path / "predictions.jsonl").done == {"a"}

@@ -40,6 +40,7 @@ def register(app: typer.Typer) -> None:
         max_lines: int = typer.Option(60, "--max-lines", help="Validator: changed lines a candidate may have."),
         max_files: int = typer.Option(3, "--max-files", help="Validator: files a candidate may change."),
         keep: bool = typer.Option(False, "--keep", help="Keep each instance's checkout and virtualenv."),
+        redo_errors: bool = typer.Option(False, "--redo-errors", help="Run again the instances that ended in an error."),
     ) -> None:  # fmt: skip
         """Solve SWE-bench instances: predictions.jsonl in the official format, per instance
         events.ndjson and result.json. Resumes: instances already predicted are skipped."""
@@ -55,7 +56,7 @@ def register(app: typer.Typer) -> None:
             common, output=output, model=model, strategy=strategy, candidates=candidates,
             max_iter=max_iter, workers=workers, ray_address=ray_address, cpus=cpus,
             memory=memory, timeout=timeout, test_timeout=test_timeout, max_lines=max_lines,
-            max_files=max_files,
+            max_files=max_files, redo_errors=redo_errors,
         )  # fmt: skip
         raise typer.Exit(code)
 

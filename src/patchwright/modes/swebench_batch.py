@@ -18,7 +18,7 @@ from typing import Any
 from patchwright.config import Settings
 from patchwright.modes.swebench import SolveOptions, solve_instance
 from patchwright.modes.swebench_instances import Instance
-from patchwright.modes.swebench_outputs import Predictions
+from patchwright.modes.swebench_outputs import Predictions, errored
 from patchwright.modes.swebench_ray import start_ray
 from patchwright.modes.swebench_result import InstanceResult
 from patchwright.modes.swebench_setup import Where
@@ -35,6 +35,7 @@ class BatchOptions:
     cpus: float = 1.0  # per instance
     memory_gb: float | None = None  # per instance, for Ray's scheduler
     timeout: float = 3600.0  # per instance (Ray batches)
+    redo_errors: bool = False  # run again the instances whose last result was an error
 
 
 @dataclass
@@ -168,6 +169,8 @@ def run_batch(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     predictions = Predictions(out / "predictions.jsonl")
+    if batch.redo_errors:
+        predictions.forget(errored(out) & predictions.done)
     todo = [i for i in instances if i.instance_id not in predictions.done]
     tally = Tally(skipped=len(instances) - len(todo))
     payloads = [(i.instance_id, payload(i, where, opts, settings, out)) for i in todo]

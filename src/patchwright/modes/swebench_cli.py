@@ -50,7 +50,7 @@ def _load(common: Common, console: Console) -> list[Instance] | None:
 def run_command(
     common: Common, *, output: Path, model: str | None, strategy: str, candidates: int,
     max_iter: int, workers: int, ray_address: str | None, cpus: float, memory: float | None,
-    timeout: float, test_timeout: float, max_lines: int, max_files: int,
+    timeout: float, test_timeout: float, max_lines: int, max_files: int, redo_errors: bool = False,
 ) -> int:  # fmt: skip
     console = Console(stderr=True)
     instances = _load(common, console)
@@ -64,7 +64,7 @@ def run_command(
     opts = SolveOptions(
         model, strategy, candidates, max_iter, test_timeout, Caps(max_lines, max_files)
     )
-    batch = BatchOptions(workers, ray_address, cpus, memory, timeout)
+    batch = BatchOptions(workers, ray_address, cpus, memory, timeout, redo_errors)
     try:
         tally = run_batch(
             instances, common.where(), opts, settings, output.resolve(), batch, console=console

@@ -56,6 +56,27 @@ class Predictions:
             self.rows.append(row)
             return True
 
+    def forget(self, instance_ids: set[str]) -> None:
+        """Drop these instances' lines (rewritten atomically), so they run again."""
+        with self._lock:
+            self.rows = [r for r in self.rows if str(r["instance_id"]) not in instance_ids]
+            self.done -= instance_ids
+            tmp = self.path.with_suffix(".tmp")
+            tmp.write_text("".join(json.dumps(r) + "\n" for r in self.rows), encoding="utf-8")
+            os.replace(tmp, self.path)
+
+
+def errored(out: Path) -> set[str]:
+    """Instances whose last ``result.json`` under ``out`` is an error."""
+    found = set()
+    for path in out.glob("*/result.json"):
+        try:
+            if json.loads(path.read_text(encoding="utf-8")).get("outcome") == "error":
+                found.add(path.parent.name)
+        except (OSError, json.JSONDecodeError):
+            continue
+    return found
+
 
 def read_predictions(path: Path) -> dict[str, dict[str, Any]]:
     """Predictions by instance id (the last line of an id wins)."""
