@@ -108,3 +108,29 @@ def test_gold_submits_the_dataset_patch(calc_world: dict[str, Any], settings: Se
     assert result.outcome == "verified" and result.model_name == "gold"
     assert result.model_patch == calc_world["row"]["patch"]
     assert result.localisation["function_rank"] == 1  # the planted function leads the suspects
+
+
+def call(name: str, **arguments: Any) -> dict[str, Any]:
+    """A scripted tool call (the agent strategy's replies)."""
+    return {
+        "content": "",
+        "tool_calls": [{"id": f"c_{name}", "name": name, "arguments": arguments}],
+    }
+
+
+def test_the_agent_strategy_proposes_a_candidate_that_tnr_verifies(
+    calc_world: dict[str, Any], settings: Settings
+) -> None:
+    fix = "calc/ops.py\n<<<<<<< SEARCH\n" + FIX[0] + "\n=======\n" + FIX[1] + "\n>>>>>>> REPLACE\n"
+    model = script(calc_world["tmp"], [
+        call("edit", edits=fix),
+        call("finish", summary="true division for floats"),
+        call("approve", commit_message="fix(ops): mean of floats"),
+    ])  # fmt: skip
+    result = solve_instance(calc_world["instance"], where_for(calc_world),
+                            SolveOptions(model=model, strategy="agent", candidates=1, max_iter=1),
+                            settings, calc_world["tmp"] / "out")  # fmt: skip
+    assert result.outcome == "verified", (result.reason, result.candidates)
+    assert [c["source"] for c in result.candidates] == ["agent"]
+    assert "+        return total / len(xs)" in result.model_patch
+    assert result.prompt_tokens > 0  # the agent's runs are counted

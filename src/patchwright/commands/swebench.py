@@ -25,7 +25,7 @@ def register(app: typer.Typer) -> None:
         online: bool = typer.Option(False, "--online", help="Clone from GitHub what --repos lacks."),
         output: Path = typer.Option(Path("swebench-out"), "--output", "-o", help="predictions.jsonl and per-instance records."),
         model: str | None = typer.Option(None, "--model", "-m", help="A model spec, or 'gold' (the dataset's own patch)."),
-        strategy: str = typer.Option("pipeline", "--strategy", help="How candidates are made (pipeline)."),
+        strategy: str = typer.Option("pipeline", "--strategy", help="How candidates are made: pipeline | agent."),
         candidates: int = typer.Option(2, "--candidates", "-k", min=1, help="Replies sampled per round (K)."),
         max_iter: int = typer.Option(2, "--max-iter", min=1, help="Rounds of K candidates."),
         env: str = typer.Option("local", "--env", help="local (uv venv per repo/version) | host | docker."),

@@ -16,8 +16,9 @@ from pathlib import Path
 
 from patchwright.agent.session import Session
 from patchwright.config import Settings
-from patchwright.envs import EnvironmentUnavailable
+from patchwright.envs import EnvironmentUnavailable, test_files_of
 from patchwright.events import EventBus, JsonlWriter
+from patchwright.modes.swebench_agent import agent_candidates
 from patchwright.modes.swebench_instances import Instance
 from patchwright.modes.swebench_localise import Signals, Suspect, fuse, gold, rank_of
 from patchwright.modes.swebench_localise import traceback_functions as frames_of
@@ -31,6 +32,7 @@ from patchwright.modes.swebench_tnr import Candidate, Trial, tnr
 from patchwright.modes.swebench_validate import Caps, validate
 
 GOLD = "gold"
+STRATEGIES = ("pipeline", "agent")
 
 
 @dataclass
@@ -97,11 +99,9 @@ def _solve(
     result: InstanceResult, folder: Path,
 ) -> None:  # fmt: skip
     instance = prepared.instance
-    if opts.strategy != "pipeline":
-        raise EnvironmentUnavailable(
-            f"--strategy {opts.strategy}: swebench runs the pipeline strategy; agent mode "
-            "over instances is not available yet"
-        )
+    if opts.strategy not in STRATEGIES:
+        raise EnvironmentUnavailable(f"--strategy {opts.strategy}: use pipeline or agent")
+    agent_usage = [0, 0]  # every agent run starts the session's ledger anew: summed here
     model = _model_spec(opts, instance, prepared.home)
     session = Session(settings, prepared.repo, model=model, bus=bus, environment=prepared.env)
     try:
@@ -109,7 +109,7 @@ def _solve(
         baseline = _baseline(prepared, opts, bus)
         suspects = _localise(prepared, session, baseline, opts, result)
         winner, trials, candidates = _propose_and_test(
-            prepared, session, opts, suspects, baseline, bus
+            prepared, session, opts, suspects, baseline, bus, agent_usage
         )
         result.candidates = [{"candidate": c.number, "source": c.source, "files": sorted(c.changes),
                               "refused": c.refused} for c in candidates]  # fmt: skip
@@ -120,6 +120,8 @@ def _solve(
         result.prompt_tokens = usage.usage.prompt_tokens
         result.completion_tokens = usage.usage.completion_tokens
         result.cost = usage.cost
+        if opts.strategy == "agent" and opts.model != GOLD:
+            result.prompt_tokens, result.completion_tokens = agent_usage
         session.close()
 
 
@@ -188,7 +190,7 @@ def _failure_excerpt(report: TestReport, chars: int = 1500) -> str:
 
 def _propose_and_test(
     prepared: Prepared, session: Session, opts: SolveOptions, suspects: list[Suspect],
-    baseline: TestReport, bus: EventBus,
+    baseline: TestReport, bus: EventBus, agent_usage: list[int],
 ) -> tuple[Trial | None, list[Trial], list[Candidate]]:  # fmt: skip
     instance = prepared.instance
     if opts.model == GOLD:
@@ -204,8 +206,14 @@ def _propose_and_test(
     feedback = ""
     for _round in range(opts.max_iter):
         prompt = Prompt(instance.problem_statement, suspects, _failure_excerpt(baseline), feedback)
-        candidates = model_candidates(session, prompt, k=opts.candidates,
-                                      first=len(all_candidates) + 1)  # fmt: skip
+        first = len(all_candidates) + 1
+        if opts.strategy == "agent":
+            test_cmd = prepared.spec.test_command(test_files_of(instance.test_patch))
+            candidates = agent_candidates(session, prompt, k=opts.candidates, first=first,
+                                          test_cmd=test_cmd, test_timeout=opts.test_timeout,
+                                          usage=agent_usage)  # fmt: skip
+        else:
+            candidates = model_candidates(session, prompt, k=opts.candidates, first=first)
         for c in candidates:
             if c.changes and not c.refused:
                 diff = "".join(_diff_text(reader, c))
