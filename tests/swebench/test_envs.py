@@ -116,3 +116,14 @@ def test_the_local_environment_builds_once_and_installs_each_checkout(
 def test_an_unknown_environment_kind_is_refused(calc_world: dict[str, Any]) -> None:
     with pytest.raises(EnvironmentUnavailable, match="use one of local, host, docker"):
         prepare_instance(Where(calc_world["tmp"] / "w", env="vm"), calc_world["instance"])
+
+
+def test_a_requirement_with_no_installable_release_is_left_out_of_a_copy(tmp_path: Path) -> None:
+    (tmp_path / "requirements_dev.txt").write_text(
+        "pytest>=7\ntypes-pkg_resources\nflake8  # lint\n"
+    )
+    envs = LocalEnvironments(tmp_path / "envs")
+    args = envs._without(["-q", "-r", "requirements_dev.txt"], "types-pkg-resources", tmp_path)
+    assert args[:2] == ["-q", "-r"] and Path(args[2]).parent == tmp_path / "envs"
+    assert Path(args[2]).read_text().split() == ["pytest>=7", "flake8", "#", "lint"]
+    assert (tmp_path / "requirements_dev.txt").read_text().count("types-pkg_resources") == 1

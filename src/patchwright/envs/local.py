@@ -14,6 +14,7 @@ instances of one key can run side by side.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -97,13 +98,7 @@ class LocalEnvironments:
                 self._run(["bash", "-c", command], cwd=checkout, env=env)
         self._install_packages(spec, checkout, python, notes)
         if spec.install.strip():
-            install = _PIP_INSTALL.sub(f"{' '.join(self.uv)} pip install --python {python}",
-                                       spec.install)  # fmt: skip
-            try:
-                self._run(["bash", "-c", install], cwd=checkout, env=env)
-            except EnvironmentUnavailable as exc:  # e.g. a setuptools without PEP 660
-                notes.append(f"install ran with pip (uv refused: {_last_line(exc)})")
-                self._run(["bash", "-c", spec.install], cwd=checkout, env=env)
+            self._install_project(spec.install, checkout, python, env, notes)
         self._install([*_EXTRAS, *_build_requires(checkout)], python, notes)
         frozen = self._run([*self.uv, "pip", "freeze", "--exclude-editable", "--python", python])
         lock = folder / "requirements.lock"
@@ -129,18 +124,65 @@ class LocalEnvironments:
         if spec.pip_packages:
             self._install(list(spec.pip_packages), python, notes)
 
+    def _install_project(
+        self, command: str, checkout: Path, python: str, env: dict[str, str], notes: list[str]
+    ) -> None:
+        """The spec's install command: as ``uv pip install``, else as written (pip), else —
+        for a build backend without PEP 660 editable builds and no ``setup.py`` — without
+        ``-e`` (each instance's own checkout is then imported from ``PYTHONPATH``)."""
+        uv = _PIP_INSTALL.sub(f"{' '.join(self.uv)} pip install --python {python}", command)
+        plain = re.sub(r"\s-e\s+", " ", command)
+        attempts = [(uv, ""), (command, "ran with pip"), (plain, "installed without -e")]
+        for i, (argv, _how) in enumerate(attempts):
+            if i and argv == attempts[i - 1][0]:
+                continue
+            try:
+                self._run(["bash", "-c", argv], cwd=checkout, env=env)
+                return
+            except EnvironmentUnavailable as exc:
+                if i == len(attempts) - 1:
+                    raise
+                notes.append(f"install: {attempts[i + 1][1]} ({_last_line(exc)[:160]})")
+
     def _install(
         self, args: Sequence[str], python: str, notes: list[str], *, cwd: Path | None = None
     ) -> None:
-        """``uv pip install ARGS``; where uv refuses what pip accepts (a yanked release the
-        requirements name), pip does it and a note says so."""
+        """``uv pip install ARGS``; where uv refuses, pip; where pip finds no release of a
+        requirement (all yanked or removed since), that requirement is left out and said."""
         if not args:
             return
         try:
             self._run([*self.uv, "pip", "install", "-q", "--python", python, *args], cwd=cwd)
+            return
         except EnvironmentUnavailable as exc:
-            notes.append(f"pip install {' '.join(args)}: ran with pip (uv: {_last_line(exc)})")
-            self._run([python, "-m", "pip", "install", "-q", *args], cwd=cwd)
+            notes.append(
+                f"pip install {' '.join(args)}: ran with pip (uv: {_last_line(exc)[:160]})"
+            )
+        args = list(args)
+        for _ in range(5):
+            try:
+                self._run([python, "-m", "pip", "install", "-q", *args], cwd=cwd)
+                return
+            except EnvironmentUnavailable as exc:
+                missing = re.search(r"No matching distribution found for ([\w.\-\[\]]+)", str(exc))
+                if missing is None or "-r" not in args:
+                    raise
+                args = self._without(args, missing.group(1), cwd or Path.cwd())
+                notes.append(f"requirement {missing.group(1)} has no installable release: left out")
+        raise EnvironmentUnavailable(f"pip install {' '.join(args)}: too many missing requirements")
+
+    def _without(self, args: list[str], name: str, cwd: Path) -> list[str]:
+        """``args`` with the requirements file after ``-r`` copied, less the line naming
+        ``name`` (the copy lives in the cache, not in the checkout)."""
+        at = args.index("-r") + 1
+        source = cwd / args[at]
+        key = re.sub(r"[-_.]+", "-", name).lower()
+        kept = [line for line in source.read_text(encoding="utf-8").splitlines()
+                if re.sub(r"[-_.]+", "-", re.split(r"[<>=!~;\[ ]", line.strip(), maxsplit=1)[0]).lower() != key]  # fmt: skip
+        self.cache.mkdir(parents=True, exist_ok=True)
+        copy = self.cache / f"filtered-{hashlib.sha1(str(source).encode()).hexdigest()[:12]}.txt"
+        copy.write_text("\n".join(kept) + "\n", encoding="utf-8")
+        return [*args[:at], str(copy), *args[at + 1 :]]
 
     def _run(
         self, argv: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] | None = None
