@@ -31,7 +31,8 @@ from patchwright.envs.specs import InstallSpec
 
 Log = Callable[[str], None]
 _PIP_INSTALL = re.compile(r"^\s*python -m pip install\b")
-_EXTRAS = ("coverage", "setuptools", "wheel")
+# setuptools 81 dropped pkg_resources, which older projects import at run time
+_EXTRAS = ("coverage", "setuptools<81", "wheel")
 
 
 @dataclass
