@@ -9,6 +9,7 @@ step is an event in ``events.ndjson``; ``result.json`` keeps the figures.
 
 from __future__ import annotations
 
+import difflib
 import json
 import time
 from dataclasses import dataclass, field
@@ -22,7 +23,13 @@ from patchwright.modes.swebench_agent import agent_candidates
 from patchwright.modes.swebench_instances import Instance
 from patchwright.modes.swebench_localise import Signals, Suspect, fuse, gold, rank_of
 from patchwright.modes.swebench_localise import traceback_functions as frames_of
-from patchwright.modes.swebench_propose import Prompt, Reader, gold_candidate, model_candidates
+from patchwright.modes.swebench_propose import (
+    Prompt,
+    Reader,
+    gold_candidate,
+    model_candidates,
+    repo_files,
+)
 from patchwright.modes.swebench_repos import RepoError
 from patchwright.modes.swebench_result import InstanceResult
 from patchwright.modes.swebench_sbfl import sbfl
@@ -200,7 +207,7 @@ def _propose_and_test(
         return winner, trials, candidates
     reader = Reader(prepared.repo)
     allowed = {s.path for s in suspects}
-    allowed |= {p for p in reader_paths(session) if p in instance.problem_statement}
+    allowed |= {p for p in repo_files(session.root) if p in instance.problem_statement}
     all_trials: list[Trial] = []
     all_candidates: list[Candidate] = []
     feedback = ""
@@ -230,15 +237,7 @@ def _propose_and_test(
     return None, all_trials, all_candidates
 
 
-def reader_paths(session: Session) -> list[str]:
-    from patchwright.modes.swebench_propose import repo_files
-
-    return repo_files(session.root)
-
-
 def _diff_text(reader: Reader, candidate: Candidate) -> list[str]:
-    import difflib
-
     out: list[str] = []
     for path, data in sorted(candidate.changes.items()):
         old = (reader.text(path) or "").splitlines(keepends=True)

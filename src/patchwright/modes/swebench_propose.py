@@ -16,6 +16,7 @@ from patchwright.agent.prompts import render
 from patchwright.agent.session import Session
 from patchwright.agent.working_copy import WorkingCopy
 from patchwright.llm import Message
+from patchwright.modes.swebench_code import changed_lines
 from patchwright.modes.swebench_localise import Suspect
 from patchwright.modes.swebench_tests import PatchError
 from patchwright.modes.swebench_tnr import Candidate
@@ -113,8 +114,6 @@ def model_candidates(
 def changes_from_diff(repo: Path, patch: str) -> dict[str, bytes | None]:
     """The new bytes of every file a unified diff touches (None: deleted), computed by
     ``git apply`` on copies of those files, outside the checkout."""
-    from patchwright.modes.swebench_code import changed_lines
-
     paths = list(changed_lines(patch))
     scratch = Path(tempfile.mkdtemp(prefix="patchwright-diff-"))
     try:
