@@ -16,7 +16,7 @@ from pathlib import Path
 import pexpect
 import pytest
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]  # three model runs on 2 cores
 
 PATCHWRIGHT = str(Path(sys.executable).parent / "patchwright")
 DEMO = Path(__file__).parents[2] / "examples" / "demo_repo"
@@ -30,6 +30,7 @@ TASK2 = (
     "much apply_discount takes off the price."
 )
 FIXED = "return price * (1 - percent / 100)"
+OUTCOME = re.compile(r"(solved|unverified|failed|error)(\x1b\[[0-9;]*m)* · ")  # rich styles it
 
 
 def demo_repo(target: Path, *, fixed: bool = False) -> Path:
@@ -50,13 +51,13 @@ def env(home: Path) -> dict[str, str]:
 
 def test_two_tasks_in_one_chat_load_the_model_once(tmp_path: Path) -> None:
     repo = demo_repo(tmp_path / "chat")
-    child = pexpect.spawn(PATCHWRIGHT, ["--model", MODEL, "--yes", "--max-iter", "2"],
+    child = pexpect.spawn(PATCHWRIGHT, ["--model", MODEL, "--yes", "--max-iter", "1"],
                           cwd=str(repo), env=env(tmp_path), encoding="utf-8", timeout=900,
                           dimensions=(50, 200))  # fmt: skip
     child.expect("›")
     for task in (TASK1, TASK2):
         child.send(task + "\r")
-        child.expect(r"(solved|unverified|failed|error) · ")
+        child.expect(OUTCOME)
         child.expect("›")
     child.send("/quit\r")
     child.expect(pexpect.EOF)
@@ -67,7 +68,7 @@ def test_two_tasks_in_one_chat_load_the_model_once(tmp_path: Path) -> None:
     fresh = demo_repo(tmp_path / "fresh", fixed=True)  # the state the second task started from
     started = time.monotonic()
     run = pexpect.spawn(PATCHWRIGHT, ["run", "--task", TASK2, "--model", MODEL, "--yes",
-                                      "--max-iter", "2"], cwd=str(fresh), env=env(tmp_path),
+                                      "--max-iter", "1"], cwd=str(fresh), env=env(tmp_path),
                         encoding="utf-8", timeout=900, dimensions=(50, 200))  # fmt: skip
     run.expect(re.compile(r"· [1-9]\d* tokens"))
     fresh_first = time.monotonic() - started

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import where_for  # type: ignore[import-not-found]
+from swebench_case import where_for
 from typer.testing import CliRunner
 
 from patchwright.cli import app
@@ -71,7 +71,8 @@ ray = pytest.importorskip(
 
 
 def crash_on_calc_3(data: Payload) -> dict[str, Any]:
-    """The real runner, except that the worker running example__calc-3 dies."""
+    """The real runner, except that the worker running example__calc-3 dies. (Shipped to
+    Ray's workers by value: they cannot import this test module.)"""
     if data["instance"]["instance_id"] == "example__calc-3":
         os._exit(1)
     return run_payload(data)
@@ -81,6 +82,7 @@ def crash_on_calc_3(data: Payload) -> dict[str, Any]:
 def local_ray() -> Any:
     """A local Ray with two CPUs for the module (skipped, with Ray's reason, when the
     machine is too busy for its node to start)."""
+    ray.cloudpickle.register_pickle_by_value(sys.modules[__name__])
     try:
         started, own, _ = start_ray(2, None)
     except RuntimeError as exc:

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import git, script  # type: ignore[import-not-found]
+from swebench_case import git, script
 
 from patchwright.agent.session import Session
 from patchwright.config import Settings

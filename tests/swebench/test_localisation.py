@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from conftest import OPS, where_for  # type: ignore[import-not-found]
+from swebench_case import OPS, where_for
 
 from patchwright.envs import spec_for
 from patchwright.modes.swebench_code import changed_lines, function_spans

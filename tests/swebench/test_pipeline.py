@@ -6,7 +6,7 @@ import json
 import subprocess
 from typing import Any
 
-from conftest import FIX, reply, script, where_for  # type: ignore[import-not-found]
+from swebench_case import FIX, reply, script, where_for
 
 from patchwright.config import Settings
 from patchwright.modes.swebench import SolveOptions, solve_instance

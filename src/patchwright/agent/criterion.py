@@ -28,6 +28,7 @@ from patchwright.verify.tools import tail
 
 RunCommand = Callable[[str], tuple[int | None, str]]  # command -> (exit code, output)
 REPORT_CHARS = 2500
+SHOWN = 5  # failing tests told in detail; a small model acts on a few, and each costs prefill
 
 
 @dataclass(frozen=True)
@@ -194,7 +195,9 @@ def _test_command(cmd: str, run: TestRun | None) -> Verdict:
         return Verdict(True)
     failing = sorted(run.failing)
     if failing:
-        return Verdict(False, failing, f"`{cmd}` still fails:\n" + describe_tests(run, failing))
+        return Verdict(
+            False, failing, f"`{cmd}` still fails:\n" + describe_tests(run, failing, SHOWN)
+        )
     what = run.problem or run.missing_tool or f"exited {run.exit_code}"
     return Verdict(False, [cmd], f"`{cmd}` {what}:\n{tail(run.output, 30, 2000)}")
 
@@ -209,7 +212,9 @@ def _targets(targets: frozenset[str], run: TestRun | None) -> Verdict:
         return Verdict(True)
     failing = [t for t in remaining if t in run.cases]
     gone = [t for t in remaining if t not in run.cases]
-    report = "The task's tests still fail:\n" + describe_tests(run, failing) if failing else ""
+    report = (
+        "The task's tests still fail:\n" + describe_tests(run, failing, SHOWN) if failing else ""
+    )
     if gone:
         report += "\nThese tests of the task no longer ran: " + ", ".join(gone)
     return Verdict(False, remaining, report.strip())
@@ -226,7 +231,9 @@ def _target_files(files: frozenset[str], run: TestRun | None) -> Verdict:
         return Verdict(True)
     if not cases:
         return Verdict(False, sorted(files), f"no test of {names} ran")
-    return Verdict(False, failing, "The task's tests still fail:\n" + describe_tests(run, failing))
+    return Verdict(
+        False, failing, "The task's tests still fail:\n" + describe_tests(run, failing, SHOWN)
+    )
 
 
 def baseline_report(criterion: Criterion, baseline: Baseline, done_when_output: str = "") -> str:
@@ -234,9 +241,10 @@ def baseline_report(criterion: Criterion, baseline: Baseline, done_when_output: 
     run = baseline.tests
     parts: list[str] = []
     if run is not None and criterion.test_cmd and not (run.exit_code == 0 and not run.problem):
-        parts.append(baseline.failure_output)
+        failing = sorted(run.failing)
+        parts.append(describe_tests(run, failing, SHOWN) if failing else baseline.failure_output)
     elif run is not None and criterion.targets:
-        parts.append(describe_tests(run, sorted(criterion.targets)))
+        parts.append(describe_tests(run, sorted(criterion.targets), SHOWN))
     if done_when_output:
         parts.append(done_when_output)
     return "\n\n".join(p for p in parts if p.strip())[-3000:]

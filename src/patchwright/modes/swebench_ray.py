@@ -3,22 +3,34 @@ existing cluster.
 
 On a small, busy machine Ray's node agent can take longer to start than the raylet waits
 for it (30 s); the error then says so and points at ``--workers 1``.
+
+A driver started by ``uv run`` (``make test`` is) would, by Ray's default, start every worker
+through ``uv run`` again, with the working directory packaged as a runtime environment; the
+workers then never come up offline. Our workers need nothing but this interpreter, so that
+hook is off unless the user sets ``RAY_ENABLE_UV_RUN_RUNTIME_ENV`` themselves.
 """
 
 from __future__ import annotations
 
+import os
 import time
 from typing import Any
 
+UV_HOOK = "RAY_ENABLE_UV_RUN_RUNTIME_ENV"
+
 
 def import_ray() -> Any:
+    os.environ.setdefault(UV_HOOK, "0")  # read when Ray is first imported
     try:
         import ray
+        from ray._private import ray_constants
     except ImportError as exc:
         raise RuntimeError(
             "Ray is not installed: install the extra (pip install 'patchwright[swebench]') "
             "or run with --workers 1"
         ) from exc
+    if os.environ[UV_HOOK] in ("0", "false", "False"):  # Ray imported before us read it as on
+        ray_constants.RAY_ENABLE_UV_RUN_RUNTIME_ENV = False
     return ray
 
 

@@ -45,15 +45,16 @@ def summarize_failures(results: Sequence[GateResult]) -> str:
     return text
 
 
-def describe_tests(run: TestRun, ids: Sequence[str]) -> str:
-    """Failing tests with their message and traceback tail (the baseline's failure output)."""
+def describe_tests(run: TestRun, ids: Sequence[str], limit: int = MAX_PROBLEMS) -> str:
+    """Failing tests with their message and traceback tail (the baseline's failure output);
+    past ``limit`` tests, only how many more there are."""
     parts = []
-    for test_id in ids[:MAX_PROBLEMS]:
+    for test_id in ids[:limit]:
         case = run.cases[test_id]
         parts.append(f"- {case.outcome}: {test_id}")
         detail = "\n".join(x for x in (case.message, case.detail) if x)
         if detail:
             parts.append(_detail(detail))
-    if len(ids) > MAX_PROBLEMS:
-        parts.append(f"- ... and {len(ids) - MAX_PROBLEMS} more")
+    if len(ids) > limit:
+        parts.append(f"- ... and {len(ids) - limit} more")
     return "\n".join(parts)[:MAX_CHARS]
