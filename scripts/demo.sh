@@ -16,7 +16,8 @@ echo "==> tests before:"
 model=${PATCHWRIGHT_DEMO_MODEL:-local:qwen2.5-coder-1.5b}
 echo "==> patchwright run --model $model"
 set +e
-$UV run --no-sync patchwright run --repo "$demo" --model "$model" --yes \
+# SEARCH/REPLACE edits: the 1.5B model's whole-file reply here drops the untouched total().
+$UV run --no-sync patchwright run --repo "$demo" --model "$model" --yes --edit-format diff \
     --task "tests/test_pricing.py fails: apply_discount in inventory/pricing.py returns the discount amount instead of the discounted price. Fix apply_discount."
 status=$?
 set -e
