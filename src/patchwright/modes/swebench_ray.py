@@ -29,8 +29,8 @@ def import_ray() -> Any:
             "Ray is not installed: install the extra (pip install 'patchwright[swebench]') "
             "or run with --workers 1"
         ) from exc
-    if os.environ[UV_HOOK] in ("0", "false", "False"):  # Ray imported before us read it as on
-        ray_constants.RAY_ENABLE_UV_RUN_RUNTIME_ENV = False
+    # read again, as Ray reads it, in case Ray was imported before the default was set
+    ray_constants.RAY_ENABLE_UV_RUN_RUNTIME_ENV = os.environ[UV_HOOK].lower() in ("true", "1")
     return ray
 
 
