@@ -145,3 +145,28 @@ def test_restored_import_in_crlf_text_keeps_crlf_line_endings() -> None:
     assert "from os import sep" in new
     assert "\n" not in new.replace("\r\n", "")  # no bare LF slipped in
     assert any("restored from os import sep" in n for n in out.notes)
+
+
+def test_whole_file_that_drops_a_definition_is_refused_naming_it() -> None:
+    current = "def total(xs):\n    return sum(xs)\n\n\ndef mean(xs):\n    return sum(xs)\n"
+    edit = Edit("stats.py", "whole", "", "def mean(xs):\n    return sum(xs) / len(xs)\n", "t")
+    out = apply_edits([edit], {"stats.py": current})
+    assert not out.ok
+    assert "drops total" in (out.results[0].message or "")
+    assert "REPLACE is empty" in (out.results[0].message or "")
+
+
+def test_whole_file_keeping_every_definition_applies_and_a_search_replace_may_delete() -> None:
+    current = "def total(xs):\n    return sum(xs)\n\n\ndef mean(xs):\n    return 0\n"
+    whole = Edit("stats.py", "whole", "", current.replace("return 0", "return 1"), "t")
+    assert apply_edits([whole], {"stats.py": current}).ok
+    removal = sr("stats.py", "def total(xs):\n    return sum(xs)\n", "")
+    out = apply_edits([removal], {"stats.py": current})
+    assert out.ok and "total" not in (out.new_texts["stats.py"] or "")
+
+
+def test_dropped_definitions_ignore_other_languages_and_unparsable_text() -> None:
+    edit = Edit("notes.txt", "whole", "", "short\n", "t")
+    assert apply_edits([edit], {"notes.txt": "def a():\n    pass\n"}).ok
+    broken = Edit("b.py", "whole", "", "def (:\n", "t")
+    assert apply_edits([broken], {"b.py": "def a():\n    pass\n"}).ok

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from patchwright.edits.dropped import dropped_definitions
 from patchwright.edits.elision import is_elision
 from patchwright.edits.explain import explain_not_found
 from patchwright.edits.imports import restore_imports
@@ -63,6 +64,16 @@ def _apply_whole(index: int, edit: Edit, current: str | None) -> tuple[BlockResu
     if edit.kind == "create" and current is not None and current.strip():
         return _fail(
             index, edit, f"cannot create {edit.path}: it exists; change it with SEARCH/REPLACE"
+        )
+    lost = [] if current is None else dropped_definitions(edit.path, current, new)
+    if lost:
+        return _fail(
+            index,
+            edit,
+            f"the new content of {edit.path} drops {', '.join(lost)}, which the file defines: "
+            "send the whole file with every definition kept, or SEARCH/REPLACE blocks for "
+            "the parts that change (to delete a definition on purpose, use a block whose "
+            "REPLACE is empty)",
         )
     strategy = "create" if current is None or not current.strip() else "whole"
     return BlockResult(index, edit.path, "applied", strategy), new
