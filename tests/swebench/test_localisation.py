@@ -52,6 +52,15 @@ def test_traceback_frames_name_the_innermost_function_of_the_repository(tmp_path
     assert [name for _, name, _ in found] == ["add_all", "mean"]
 
 
+def test_traceback_frames_outside_the_checkout_are_not_suspects(tmp_path: Path) -> None:
+    (tmp_path / "calc").mkdir()
+    (tmp_path / "calc" / "ops.py").write_text(OPS)
+    log = ("calc/ops.py:16: in mean\n    total = add_all(xs)\n"
+           "../.venv/lib/python3.9/site-packages/_pytest/recwarn.py:285: in __exit__\n")  # fmt: skip
+    found = traceback_functions(log, tmp_path, Reader(tmp_path).text)
+    assert [(path, name) for path, name, _ in found] == [("calc/ops.py", "mean")]
+
+
 def test_fusion_prefers_functions_several_signals_agree_on(tmp_path: Path) -> None:
     (tmp_path / "calc").mkdir()
     (tmp_path / "calc" / "ops.py").write_text(OPS)

@@ -54,6 +54,8 @@ def traceback_functions(log: str, repo: Path, read: Reader) -> list[tuple[str, s
             if not raw.is_relative_to(repo):
                 continue
             raw = raw.relative_to(repo)
+        elif ".." in raw.parts:  # pytest prints frames outside the checkout as ../.venv/...
+            continue
         frames.append((m.start(), raw.as_posix(), int(m.group(2))))
     ordered = [(path, line) for _, path, line in sorted(frames, key=lambda f: -f[0])]
     out: dict[tuple[str, str], tuple[str, str, int]] = {}
