@@ -55,9 +55,7 @@ def main() -> None:
     out = args.out.resolve()
     timed("warm-up (builds environments)", out / "warmup", BatchOptions(workers=1), **common)
     local, _ = timed("in process", out / "inprocess", BatchOptions(workers=1), **common)
-    ray1, t1 = timed(
-        "ray, 1 worker", out / "ray1", BatchOptions(workers=1, ray_address=None, cpus=1.0), **common
-    )
+    ray1, t1 = timed("ray, 1 worker", out / "ray1", BatchOptions(workers=1, on_ray=True), **common)
     ray2, t2 = timed("ray, 2 workers", out / "ray2", BatchOptions(workers=2), **common)
     n = len(instances)
     figures = {

@@ -36,6 +36,7 @@ class BatchOptions:
     memory_gb: float | None = None  # per instance, for Ray's scheduler
     timeout: float = 3600.0  # per instance (Ray batches)
     redo_errors: bool = False  # run again the instances whose last result was an error
+    on_ray: bool = False  # Ray even for one worker (to measure its overhead)
 
 
 @dataclass
@@ -182,7 +183,7 @@ def run_batch(
         def progress(_instance_id: str) -> None:
             bar.update(task, completed=len(tally.results), description=tally.line())
 
-        if batch.workers <= 1 and not batch.ray_address:
+        if batch.workers <= 1 and not batch.ray_address and not batch.on_ray:
             run_in_process(payloads, predictions, tally, progress, runner)
         else:
             run_on_ray(payloads, predictions, tally, progress, batch, runner)
