@@ -168,6 +168,35 @@ def test_a_change_that_fixes_none_of_the_findings_is_sent_back_with_them(
     assert "test_quarter_off" in repair
 
 
+def test_nothing_to_fix_said_of_a_file_whose_tests_fail_is_answered_with_them_once(
+    shop_repo: Path, script: Script, shop: Any
+) -> None:
+    code, out = review(shop_repo, script(["NO_ISSUES", FIX, COMMIT, MEMORY]), "--iterations", "1",
+                       "--yes")  # fmt: skip
+
+    assert code == 0 and [a["target"] for a in out["accepted"]] == ["shop/pricing.py"], out
+    press = user_prompts(shop_repo)[1]
+    assert "nothing needs fixing, but the tools still report" in press
+    assert "test_quarter_off" in press
+    assert "(1 - percent / 100)" in (shop_repo / "shop/pricing.py").read_text()
+
+
+def test_a_second_nothing_to_fix_ends_the_proposal_as_clean_and_says_what_stands(
+    shop_repo: Path, script: Script, shop: Any
+) -> None:
+    before = shop.fingerprint(shop_repo)
+
+    code, out = review(shop_repo, script(["NO_ISSUES", "No issues.", MEMORY]), "--iterations",
+                       "1", "--yes", "--target", "shop/pricing.py")  # fmt: skip
+
+    assert code == 0 and out["accepted"] == [], out
+    assert out["clean"] == ["shop/pricing.py"], out
+    outcome = next(e for e in events(shop_repo) if e["kind"] == "review.outcome")
+    assert outcome["status"] == "clean"
+    assert "though the tools report problems in it" in outcome["reason"], outcome
+    assert shop.fingerprint(shop_repo) == before
+
+
 def test_a_changed_signature_queues_its_caller_and_the_cascade_fixes_it(
     shop_repo: Path, script: Script, shop: Any
 ) -> None:

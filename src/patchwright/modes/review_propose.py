@@ -183,6 +183,8 @@ class Proposer:
             on_token=ws.on_token,
             proposal=proposal,
             goal=_goal(kind, target, ctx),
+            findings=ctx.shown[:15] if kind == "bug" else [],
+            failures=ctx.failures if kind == "bug" else "",
         )
         if self.on_step is not None:
             record = self.on_step

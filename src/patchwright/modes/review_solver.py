@@ -2,7 +2,9 @@
 
 * "Nothing to change" is an answer, not a failure: a first reply that says ``NO_ISSUES`` or
   that leaves every file as it is ends the proposal as *clean* at once, instead of being
-  answered and retried.
+  answered and retried — unless the tools found problems in the target (lint, types,
+  failing tests): then the model is shown them once more and asked to fix one, and only a
+  second "nothing" ends it (a small model often answers NO_ISSUES to a file whose tests fail).
 * The goal of a repair is the proposal itself: once the model has said what it changes and
   why, that rationale joins the goal every repair prompt repeats (PyOB's context-aware
   repair knows what the change was for).
@@ -54,21 +56,47 @@ class ReviewSolver(Solver):
     proposal: Proposal = field(default_factory=Proposal)
     goal: str = ""  # what the review asked for; the rationale is added once known
     augmented: int = 0  # how many of the user's instructions are already in the conversation
+    findings: list[str] = field(default_factory=list)  # what the tools found in the target
+    failures: str = ""  # failing tests that run through the target
+    pressed: bool = False  # the model was already shown the findings after a "nothing"
 
     def ask(self, opts: SolveOptions, phase: str, temperature: float | None = None) -> Reply:
         self._add_instructions()
         first = self.replies == 0
         reply = super().ask(opts, phase, temperature)
         if first and phase == "edit":
-            if says_nothing(reply.text):
-                raise NothingToPropose("the model found nothing to change")
-            if self._changes_nothing(reply.text):
-                raise NothingToPropose("the model's reply leaves the file as it is")
+            reply = self._unless_nothing(reply, opts, phase, temperature)
         rationale = rationale_of(reply.text)
         if rationale and phase in ("edit", "edit-retry", "candidate"):
             self.proposal.rationale = rationale
             opts.task = f"{self.goal}\nThe change you proposed: {rationale}"
         return reply
+
+    def _unless_nothing(
+        self, reply: Reply, opts: SolveOptions, phase: str, temperature: float | None
+    ) -> Reply:
+        """The reply, unless it says there is nothing to change (then NothingToPropose)."""
+        why = self._nothing(reply.text)
+        if why and (self.findings or self.failures) and not self.pressed:
+            self.pressed = True
+            self.bus.emit("review.press", findings=len(self.findings), why=why)
+            press = render("review_press", path=self.proposal.target, findings=self.findings,
+                           failures=self.failures, fmt=opts.fmt)  # fmt: skip
+            self.messages.append({"role": "user", "content": press})
+            reply = super().ask(opts, phase, temperature)
+            why = self._nothing(reply.text)
+            if why:
+                why += ", though the tools report problems in it"
+        if why:
+            raise NothingToPropose(why)
+        return reply
+
+    def _nothing(self, text: str) -> str:
+        if says_nothing(text):
+            return "the model found nothing to change"
+        if self._changes_nothing(text):
+            return "the model's reply leaves the file as it is"
+        return ""
 
     def _changes_nothing(self, text: str) -> bool:
         state = self.working.snapshot()
