@@ -197,6 +197,20 @@ def test_a_second_nothing_to_fix_ends_the_proposal_as_clean_and_says_what_stands
     assert shop.fingerprint(shop_repo) == before
 
 
+def test_a_file_whose_tests_still_fail_gets_a_second_look_in_a_later_iteration(
+    shop_repo: Path, script: Script, shop: Any
+) -> None:
+    replies = ["NO_ISSUES", "No issues.", MEMORY, FIX, COMMIT, MEMORY]
+
+    code, out = review(shop_repo, script(replies), "--iterations", "2", "--yes", "--target",
+                       "shop/pricing.py")  # fmt: skip
+
+    assert (code, out["outcome"], out["iterations"]) == (0, "finished", 2), out
+    assert out["clean"] == ["shop/pricing.py"]  # the first look: "nothing", twice
+    assert [a["target"] for a in out["accepted"]] == ["shop/pricing.py"]
+    assert "(1 - percent / 100)" in (shop_repo / "shop/pricing.py").read_text()
+
+
 def test_a_changed_signature_queues_its_caller_and_the_cascade_fixes_it(
     shop_repo: Path, script: Script, shop: Any
 ) -> None:

@@ -102,6 +102,17 @@ def test_history_turns_attention_away_from_files_just_reviewed_or_failed() -> No
     assert not history.settled("app/core.py", "changed since")
 
 
+def test_a_file_the_tools_still_fault_rests_only_after_a_second_look_at_the_same_content() -> None:
+    history = History()
+    history.note("app/core.py", 1, "failed", "sha1")
+    assert not history.settled("app/core.py", "sha1", problems=True)
+    history.note("app/core.py", 2, "clean", "sha1")
+    assert history.settled("app/core.py", "sha1", problems=True)
+    history.note("app/core.py", 3, "failed", "sha2")  # new content: counting starts again
+    assert not history.settled("app/core.py", "sha2", problems=True)
+    assert history.settled("app/core.py", "sha2", problems=False)
+
+
 def test_tests_are_candidates_only_when_named() -> None:
     assert candidates(SYMBOLS, [], []) == FILES
     assert candidates(SYMBOLS, ["app/cli.py", "tests"], []) == ["app/cli.py", "tests/test_core.py"]

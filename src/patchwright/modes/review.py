@@ -223,6 +223,16 @@ class ReviewLoop:
         return find_dependents(self._index().symbols, touched)
 
     # -- one iteration ---------------------------------------------------------------------
+    def _unsettled(self, ranked: list[Target], shas: dict[str, str]) -> Target | None:
+        """The best-ranked target with something left to find (a cascade item always has)."""
+        for target in ranked:
+            problems = any(f.source != "lazy" for f in self.findings.of(target.path))
+            if target.cascade is not None or not self.history.settled(
+                target.path, shas[target.path], problems=problems
+            ):
+                return target
+        return None
+
     def _step(self) -> bool:
         """One iteration; False when there is nothing left to review."""
         self._spent = self._totals()
@@ -236,8 +246,8 @@ class ReviewLoop:
         target, others = choose(files, symbols=index.symbols, findings=self.findings,
                                 history=self.history, shas=shas, iteration=self.iteration,
                                 queue=self.queue)  # fmt: skip
-        if target is None or (target.cascade is None and self.history.settled(target.path,
-                                                                             shas[target.path])):  # fmt: skip
+        target = self._unsettled([target, *others] if target else [], shas)
+        if target is None:
             return False
         self.bus.emit("review.target", **target.to_json(), iteration=self.iteration,
                       runners_up=[t.to_json() for t in others],

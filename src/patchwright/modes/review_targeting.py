@@ -25,6 +25,7 @@ from patchwright.modes.review_findings import Finding, Findings
 
 LAZY_CAP = 3.0  # lazy patterns add at most this much, however many there are
 CENTRALITY_WEIGHT = 2.0
+TRIES_WITH_PROBLEMS = 2  # reviews of one content that still has tool findings before it rests
 
 
 @dataclass(frozen=True)
@@ -57,15 +58,20 @@ class History:
     files: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     def note(self, path: str, iteration: int, outcome: str, sha: str) -> None:
-        self.files[path] = {"iteration": iteration, "outcome": outcome, "sha": sha}
+        seen = self.files.get(path)
+        tries = int(seen.get("tries", 1)) + 1 if seen and seen.get("sha") == sha else 1
+        self.files[path] = {"iteration": iteration, "outcome": outcome, "sha": sha, "tries": tries}
 
-    def settled(self, path: str, sha: str) -> bool:
-        """Reviewed at this very content without a change kept: nothing new to find."""
+    def settled(self, path: str, sha: str, *, problems: bool = False) -> bool:
+        """Reviewed at this very content without a change kept: nothing new to find — or,
+        where the tools still report problems in it, reviewed so ``TRIES_WITH_PROBLEMS``
+        times (a sampled model may fix on a second look what it missed on the first)."""
         seen = self.files.get(path)
         return (
             seen is not None
             and seen.get("sha") == sha
             and seen.get("outcome") in ("clean", "skipped", "rejected", "failed")
+            and (not problems or int(seen.get("tries", 1)) >= TRIES_WITH_PROBLEMS)
         )
 
     def penalty(self, path: str, iteration: int, sha: str) -> tuple[float, str | None]:
