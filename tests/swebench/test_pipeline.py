@@ -38,11 +38,13 @@ def test_the_scripted_model_resolves_the_instance(
     assert applies(calc_world, result.model_patch)
     saved = json.loads((out / "example__calc-1" / "result.json").read_text())
     assert saved["outcome"] == "verified"
-    kinds = [
-        json.loads(x)["kind"]
-        for x in (out / "example__calc-1" / "events.ndjson").read_text().splitlines()
+    events = [
+        json.loads(x) for x in (out / "example__calc-1" / "events.ndjson").read_text().splitlines()
     ]
+    kinds = [e["kind"] for e in events]
     assert kinds[0] == "instance.start" and "tnr.kept" in kinds and kinds[-1] == "instance.end"
+    [answer] = [e for e in events if e["kind"] == "model.reply"]
+    assert answer["text"] == reply(*FIX)["content"]  # what the model said is on record
 
 
 BREAKS_ADD = reply(

@@ -100,7 +100,8 @@ def model_candidates(
         temperature = None if i == 0 else SAMPLE_TEMPERATURE
         reply = session.model.complete(messages, max_tokens=reply_tokens, temperature=temperature)
         session.bus.emit("model.reply", candidate=first + i, prompt_tokens=reply.usage.prompt_tokens,
-                         completion_tokens=reply.usage.completion_tokens)  # fmt: skip
+                         completion_tokens=reply.usage.completion_tokens,
+                         text=reply.text)  # fmt: skip
         working = WorkingCopy(files, reader.file, reader.confine, protected, shown)
         attempt = working.apply_reply(reply.text)
         if attempt.ok and working.changes():
