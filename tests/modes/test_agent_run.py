@@ -153,6 +153,20 @@ def test_a_loop_is_stopped_with_outcome_failed_and_the_repo_restored(
     assert shop.fingerprint(repo) == before  # the edit written to disk was rolled back
 
 
+def test_empty_replies_are_a_loop_stopped_after_one_intervention(
+    repo: Path, steps: Script, shop: Any
+) -> None:
+    before = shop.fingerprint(repo)
+    script = steps([{"content": ""}] * 6 + [call("finish", summary="never reached")])
+    code, out = run(repo, script, "--no-plan")
+    assert (code, out["outcome"]) == (1, "failed"), out
+    assert out["reason"] == "stopped: 3 empty replies in a row"
+    log = events(repo)
+    assert [e["action"] for e in log if e["kind"] == "agent.loop"] == ["intervene", "stop"]
+    assert sum(1 for e in log if e["kind"] == "model.reply") == 6  # not the 16 idle steps
+    assert shop.fingerprint(repo) == before
+
+
 def test_gate_failures_go_straight_back_to_the_coder(repo: Path, steps: Script) -> None:
     broken = "app/core.py\n<<<<<<< SEARCH\n    return sum(items) - 1\n=======\n    return sum(items\n>>>>>>> REPLACE\n"
     mend = "app/core.py\n<<<<<<< SEARCH\n    return sum(items\n=======\n    return sum(items)\n>>>>>>> REPLACE\n"

@@ -89,7 +89,10 @@ class RoleRunner:
                     }
                 )
             self.on_step()
-            if (stop := self._watch(role, messages, self.watch.step(progressed))) is not None:
+            empty = not calls and not reply.text.strip()
+            if (
+                stop := self._watch(role, messages, self.watch.step(progressed, empty))
+            ) is not None:
                 return stop
         return Handover(
             None, {"reason": f"the {role} used its {budget} steps without handing over"}

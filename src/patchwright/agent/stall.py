@@ -1,8 +1,10 @@
 """Loop and stall detection for the tool-using agent.
 
-Three signs that a model is going round in circles: the same tool call with the same
+Four signs that a model is going round in circles: the same tool call with the same
 arguments three times; an edit that fails the same way twice; N steps with no edit and no
-new file read. The first sign earns one intervention message; a sign after that stops the run.
+new file read; replies with nothing in them (no text, no tool call) three times running — a
+small model that answers a prompt with end-of-text will answer it again the same way. The
+first sign earns one intervention message; a sign after that stops the run.
 """
 
 from __future__ import annotations
@@ -22,9 +24,11 @@ Verdict = Literal["ok", "intervene", "stop"]
 class StallWatch:
     repeat_limit: int = 3
     idle_limit: int = 8
+    empty_limit: int = 3
     calls: Counter[str] = field(default_factory=Counter)
     failed_edits: Counter[str] = field(default_factory=Counter)
     idle_steps: int = 0
+    empty_replies: int = 0
     intervened: bool = False
     reason: str = ""
 
@@ -40,10 +44,13 @@ class StallWatch:
                 return f"an {call.name} that failed the same way twice"
         return ""
 
-    def step(self, progressed: bool) -> str:
+    def step(self, progressed: bool, empty: bool = False) -> str:
         """Record the end of a step (progress: an edit applied or a file read for the first
-        time); the sign it shows, or ""."""
+        time; empty: the reply held neither text nor a tool call); the sign it shows, or ""."""
         self.idle_steps = 0 if progressed else self.idle_steps + 1
+        self.empty_replies = self.empty_replies + 1 if empty else 0
+        if self.empty_replies >= self.empty_limit:
+            return f"{self.empty_replies} empty replies in a row"
         if self.idle_steps >= self.idle_limit:
             return f"{self.idle_steps} steps with no edit and no new file read"
         return ""
@@ -59,4 +66,5 @@ class StallWatch:
         self.calls.clear()
         self.failed_edits.clear()
         self.idle_steps = 0
+        self.empty_replies = 0
         return "intervene"
