@@ -89,10 +89,8 @@ class RoleRunner:
                     }
                 )
             self.on_step()
-            empty = not calls and not reply.text.strip()
-            if (
-                stop := self._watch(role, messages, self.watch.step(progressed, empty))
-            ) is not None:
+            said = None if calls else reply.text
+            if (stop := self._watch(role, messages, self.watch.step(progressed, said))) is not None:
                 return stop
         return Handover(
             None, {"reason": f"the {role} used its {budget} steps without handing over"}

@@ -2,8 +2,8 @@
 
 Four signs that a model is going round in circles: the same tool call with the same
 arguments three times; an edit that fails the same way twice; N steps with no edit and no
-new file read; replies with nothing in them (no text, no tool call) three times running — a
-small model that answers a prompt with end-of-text will answer it again the same way. The
+new file read; the same reply without a tool call three times running (empty, or the same
+prose) — a small model that answers a nudge that way answers it again the same way. The
 first sign earns one intervention message; a sign after that stops the run.
 """
 
@@ -24,11 +24,12 @@ Verdict = Literal["ok", "intervene", "stop"]
 class StallWatch:
     repeat_limit: int = 3
     idle_limit: int = 8
-    empty_limit: int = 3
+    same_reply_limit: int = 3
     calls: Counter[str] = field(default_factory=Counter)
     failed_edits: Counter[str] = field(default_factory=Counter)
     idle_steps: int = 0
-    empty_replies: int = 0
+    last_reply: str | None = None  # the last reply that called no tool, while they repeat
+    same_replies: int = 0
     intervened: bool = False
     reason: str = ""
 
@@ -44,13 +45,18 @@ class StallWatch:
                 return f"an {call.name} that failed the same way twice"
         return ""
 
-    def step(self, progressed: bool, empty: bool = False) -> str:
+    def step(self, progressed: bool, without_calls: str | None = None) -> str:
         """Record the end of a step (progress: an edit applied or a file read for the first
-        time; empty: the reply held neither text nor a tool call); the sign it shows, or ""."""
+        time; ``without_calls``: the reply's text when it called no tool); the sign it
+        shows, or ""."""
         self.idle_steps = 0 if progressed else self.idle_steps + 1
-        self.empty_replies = self.empty_replies + 1 if empty else 0
-        if self.empty_replies >= self.empty_limit:
-            return f"{self.empty_replies} empty replies in a row"
+        text = None if without_calls is None else without_calls.strip()
+        same = text is not None and text == self.last_reply
+        self.same_replies = self.same_replies + 1 if same else (0 if text is None else 1)
+        self.last_reply = text
+        if self.same_replies >= self.same_reply_limit:
+            what = "empty replies" if not text else "the same reply without a tool call"
+            return f"{what} {self.same_replies} times in a row"
         if self.idle_steps >= self.idle_limit:
             return f"{self.idle_steps} steps with no edit and no new file read"
         return ""
@@ -66,5 +72,5 @@ class StallWatch:
         self.calls.clear()
         self.failed_edits.clear()
         self.idle_steps = 0
-        self.empty_replies = 0
+        self.same_replies, self.last_reply = 0, None
         return "intervene"
