@@ -250,7 +250,7 @@ class ReviewLoop:
         if target is None:
             return False
         self.bus.emit("review.target", **target.to_json(), iteration=self.iteration,
-                      runners_up=[t.to_json() for t in others],
+                      runners_up=[t.to_json() for t in others if t is not target],
                       queue=[i.path for i in self.queue])  # fmt: skip
         outcome = self._propose(target, texts, index)
         self._settle(outcome, texts, files, index)
