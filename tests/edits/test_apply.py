@@ -147,10 +147,20 @@ def test_restored_import_in_crlf_text_keeps_crlf_line_endings() -> None:
     assert any("restored from os import sep" in n for n in out.notes)
 
 
-def test_whole_file_that_drops_a_definition_is_refused_naming_it() -> None:
+def test_whole_file_holding_only_the_changed_definition_keeps_the_rest_of_the_file() -> None:
+    current = ('"""Stats."""\n\nimport math\n\n\ndef total(xs):\n    return sum(xs)\n\n\n'
+               "@staticmethod\ndef mean(xs):\n    return 0\n\n\nLIMIT = 3\n")  # fmt: skip
+    reply = "import math\n\n\n@staticmethod\ndef mean(xs):\n    return sum(xs) / len(xs)\n"
+    out = apply_edits([Edit("stats.py", "whole", "", reply, "t")], {"stats.py": current})
+    assert out.ok and out.results[0].strategy == "merge"
+    assert "left out total" in (out.results[0].message or "")
+    assert out.new_texts["stats.py"] == current.replace("return 0", "return sum(xs) / len(xs)")
+
+
+def test_whole_file_that_drops_a_definition_and_adds_other_code_is_refused_naming_it() -> None:
     current = "def total(xs):\n    return sum(xs)\n\n\ndef mean(xs):\n    return sum(xs)\n"
-    edit = Edit("stats.py", "whole", "", "def mean(xs):\n    return sum(xs) / len(xs)\n", "t")
-    out = apply_edits([edit], {"stats.py": current})
+    reply = "import statistics\n\n\ndef mean(xs):\n    return statistics.mean(xs)\n"
+    out = apply_edits([Edit("stats.py", "whole", "", reply, "t")], {"stats.py": current})
     assert not out.ok
     assert "drops total" in (out.results[0].message or "")
     assert "REPLACE is empty" in (out.results[0].message or "")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
-from patchwright.edits.dropped import dropped_definitions
+from patchwright.edits.dropped import dropped_definitions, merge_definitions
 from patchwright.edits.elision import is_elision
 from patchwright.edits.explain import explain_not_found
 from patchwright.edits.imports import restore_imports
@@ -66,6 +66,13 @@ def _apply_whole(index: int, edit: Edit, current: str | None) -> tuple[BlockResu
             index, edit, f"cannot create {edit.path}: it exists; change it with SEARCH/REPLACE"
         )
     lost = [] if current is None else dropped_definitions(edit.path, current, new)
+    merged = merge_definitions(current, new) if lost and current is not None else None
+    if merged is not None:
+        return BlockResult(
+            index, edit.path, "applied", "merge",
+            f"the reply left out {', '.join(lost)}; read as the definitions it changes, "
+            "the rest of the file kept",
+        ), merged  # fmt: skip
     if lost:
         return _fail(
             index,

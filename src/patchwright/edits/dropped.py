@@ -1,32 +1,82 @@
-"""Whole-file replies that silently drop code: the top-level definitions they lose.
+"""Whole-file replies that silently drop code: the top-level definitions they lose, and
+reading such a reply as the definitions it does contain.
 
 A small model asked to send a whole file often sends back only the function it changed,
 and the rest of the module — functions the task never mentioned — disappears with it.
-Such a reply is refused before anything is written; a deliberate removal is still
-possible with a SEARCH/REPLACE block whose REPLACE is empty. Python only; text that does
-not parse (before or after) is left to the syntax gate.
+When every other statement of the reply (imports, constants, the docstring) is already in
+the file, the reply is read as "these definitions, changed": each replaces the same-named
+definition of the file (new ones are appended) and the rest of the file stays. Otherwise
+the reply is refused, naming what it drops; a deliberate removal is still possible with a
+SEARCH/REPLACE block whose REPLACE is empty. Python only; text that does not parse (before
+or after) is left to the syntax gate.
 """
 
 from __future__ import annotations
 
 import ast
 
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
-def _defined(text: str) -> list[str] | None:
+
+def _parse(text: str) -> ast.Module | None:
     try:
-        tree = ast.parse(text)
+        return ast.parse(text)
     except (SyntaxError, ValueError):
         return None
-    kinds = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
-    return [node.name for node in tree.body if isinstance(node, kinds)]
 
 
 def dropped_definitions(path: str, old: str, new: str) -> list[str]:
     """Top-level functions and classes of ``old`` that ``new`` no longer defines."""
     if not path.endswith((".py", ".pyi")):
         return []
-    before, after = _defined(old), _defined(new)
+    before, after = _parse(old), _parse(new)
     if before is None or after is None:
         return []
-    kept = set(after)
-    return [name for name in before if name not in kept]
+    kept = {node.name for node in after.body if isinstance(node, _DEFS)}
+    return [n.name for n in before.body if isinstance(n, _DEFS) and n.name not in kept]
+
+
+def _span(node: Definition) -> tuple[int, int]:
+    """0-based first line (decorators included) and end line (exclusive) of a definition."""
+    first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+    return first - 1, node.end_lineno or node.lineno
+
+
+def merge_definitions(old: str, new: str) -> str | None:
+    """``old`` with each top-level definition of ``new`` put in place of its namesake (new
+    names appended), when all of ``new``'s other statements are already in ``old``; else None."""
+    before, after = _parse(old), _parse(new)
+    if before is None or after is None:
+        return None
+    old_lines, new_lines = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    others = [ast.get_source_segment(new, n) or "" for n in after.body if not isinstance(n, _DEFS)]
+    if any(segment.strip() not in old for segment in others):
+        return None
+    where = {n.name: _span(n) for n in before.body if isinstance(n, _DEFS)}
+    replacements: dict[int, tuple[int, list[str]]] = {}
+    appended: list[str] = []
+    for node in after.body:
+        if not isinstance(node, _DEFS):
+            continue
+        start, end = _span(node)
+        text = new_lines[start:end]
+        if node.name in where:
+            at, stop = where[node.name]
+            replacements[at] = (stop, text)
+        else:
+            appended += ["\n", "\n", *text]
+    out: list[str] = []
+    i = 0
+    while i < len(old_lines):
+        if i in replacements:
+            stop, text = replacements[i]
+            out += text
+            i = stop
+        else:
+            out.append(old_lines[i])
+            i += 1
+    merged = "".join(out)
+    if appended:
+        merged = merged.rstrip("\n") + "\n" + "".join(appended)
+    return merged if merged.endswith("\n") else merged + "\n"
