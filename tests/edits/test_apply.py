@@ -180,3 +180,11 @@ def test_dropped_definitions_ignore_other_languages_and_unparsable_text() -> Non
     assert apply_edits([edit], {"notes.txt": "def a():\n    pass\n"}).ok
     broken = Edit("b.py", "whole", "", "def (:\n", "t")
     assert apply_edits([broken], {"b.py": "def a():\n    pass\n"}).ok
+
+
+def test_a_form_feed_in_the_file_does_not_shift_the_merged_definitions() -> None:
+    current = "def total(xs):\n    return sum(xs)\n\x0c\n\ndef mean(xs):\n    return 0\n"
+    reply = "def mean(xs):\n    return sum(xs) / len(xs)\n"
+    out = apply_edits([Edit("stats.py", "whole", "", reply, "t")], {"stats.py": current})
+    assert out.ok
+    assert out.new_texts["stats.py"] == current.replace("return 0", "return sum(xs) / len(xs)")

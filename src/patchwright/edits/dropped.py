@@ -14,6 +14,7 @@ or after) is left to the syntax gate.
 from __future__ import annotations
 
 import ast
+import io
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
@@ -37,6 +38,10 @@ def dropped_definitions(path: str, old: str, new: str) -> list[str]:
     return [n.name for n in before.body if isinstance(n, _DEFS) and n.name not in kept]
 
 
+def _lines(text: str) -> list[str]:
+    return io.StringIO(text, newline="").readlines()
+
+
 def _span(node: Definition) -> tuple[int, int]:
     """0-based first line (decorators included) and end line (exclusive) of a definition."""
     first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
@@ -49,7 +54,8 @@ def merge_definitions(old: str, new: str) -> str | None:
     before, after = _parse(old), _parse(new)
     if before is None or after is None:
         return None
-    old_lines, new_lines = old.splitlines(keepends=True), new.splitlines(keepends=True)
+    # lines as the parser counts them (str.splitlines would also split at form feeds)
+    old_lines, new_lines = _lines(old), _lines(new)
     others = [ast.get_source_segment(new, n) or "" for n in after.body if not isinstance(n, _DEFS)]
     if any(segment.strip() not in old for segment in others):
         return None
