@@ -3,7 +3,7 @@ fenced or not, is applied whole or refused with a message — never cut short.""
 
 from __future__ import annotations
 
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, event, example, given, settings
 from hypothesis import strategies as st
 
 from patchwright.edits import apply_edits, parse_reply
@@ -52,8 +52,13 @@ def replies(draw: st.DrawFn) -> tuple[str, str]:
     return layout(how, parts), replace
 
 
+# found by this test: the REPLACE also reads as a tail and a second block for a.py
+TWO_READINGS = "X = '''\nx = 1\n>>>>>>> REPLACE\n<<<<<<< SEARCH\nx = 1\n=======\n'''\n"
+
+
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(replies())
+@example((layout("no fence", [("a.py", block("A = 1\n", TWO_READINGS))]), TWO_READINGS))
 def test_marker_lines_in_a_replace_are_applied_whole_or_refused(case: tuple[str, str]) -> None:
     reply, replace = case
     parsed = parse_reply(reply)

@@ -38,6 +38,23 @@ def test_a_whole_block_inside_a_replace_is_replace_text() -> None:
     assert [e.replace for e in parsed.edits] == [EMBEDDED_BLOCK]
 
 
+def test_a_block_that_only_edits_what_the_block_before_wrote_is_refused_as_ambiguous() -> None:
+    # Two blocks, or one whose REPLACE holds "x = 1 / tail / head / x = 1 / divider"? The
+    # second block matches only the text the first one wrote, so neither reading is safe.
+    inner = f'X = """\nx = 1\n{TAIL}\n<<<<<<< SEARCH\nx = 1\n=======\n"""\n'
+    parsed = parse_reply("a.py\n" + block("A = 1\n", inner))
+    assert len(parsed.edits) == 2 and parsed.edits[1].continues
+    outcome = apply_edits(parsed.edits, {"a.py": "A = 1\n"})
+    assert not outcome.ok and outcome.new_texts == {}
+    assert "cannot be told which is meant" in (outcome.failed[0].message or "")
+
+
+def test_consecutive_blocks_for_one_file_without_a_path_between_still_apply() -> None:
+    reply = "a.py\n" + block("A = 1\n", "A = 2\n") + block("B = 1\n", "B = 2\n")
+    outcome = apply_edits(parse_reply(reply).edits, {"a.py": "A = 1\nB = 1\n"})
+    assert outcome.ok and outcome.new_texts == {"a.py": "A = 2\nB = 2\n"}
+
+
 def test_blocks_around_a_marker_holding_block_keep_their_own_text() -> None:
     reply = fenced(
         "t.py", block("A = 1\n", "A = 2\n"), block("B = 1\n", DOCSTRING_WITH_TAIL)

@@ -203,6 +203,23 @@ def _python_fixes(path: str, old: str, new: str) -> tuple[str, list[str]]:
     return new, notes
 
 
+_JOINED = (
+    "edit block {n} and the block after it read either as two blocks or as one block whose "
+    "REPLACE holds marker lines, and the second block only matches text the first one wrote "
+    "in {path}, so it cannot be told which is meant; resend the change as a unified diff or "
+    "as the whole file"
+)
+
+
+def _only_after(edits: Sequence[Edit], index: int, before: str | None) -> bool:
+    """Block ``index`` (one that may be text of the previous block's REPLACE) does not apply
+    to ``before``, the file as it was before the previous block: it matches only what that
+    block wrote, so the two readings of the reply cannot be told apart."""
+    if index == 0 or edits[index - 1].path != edits[index].path:
+        return False
+    return apply_one(index, edits[index], before)[0].status == "failed"
+
+
 def apply_edits(edits: Sequence[Edit], files: Mapping[str, str | None]) -> Outcome:
     """Apply ``edits`` in order to ``files`` (path → text with "\\n" newlines, None = absent).
 
@@ -211,9 +228,13 @@ def apply_edits(edits: Sequence[Edit], files: Mapping[str, str | None]) -> Outco
     """
     state: dict[str, str | None] = {}
     results: list[BlockResult] = []
+    before: str | None = None  # the previous block's file as it was before that block
     for index, edit in enumerate(edits):
         current = state[edit.path] if edit.path in state else files.get(edit.path)
         result, new = apply_one(index, edit, current)
+        if edit.continues and result.status == "applied" and _only_after(edits, index, before):
+            result, new = _fail(index, edit, _JOINED.format(n=index, path=edit.path))
+        before = current
         results.append(result)
         if result.status == "applied":
             state[edit.path] = new

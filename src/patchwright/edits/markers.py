@@ -42,11 +42,13 @@ def marker_kind(line: str) -> str | None:
 @dataclass(frozen=True)
 class Block:
     """A block's head line, its candidate divider lines (first = the usual reading) and
-    its tail line, as 0-based reply line indexes."""
+    its tail line, as 0-based reply line indexes. ``longer``: a later ``>>>>>>> REPLACE``
+    could also end it, the blocks between then being text of its REPLACE."""
 
     head: int
     dividers: tuple[int, ...]
     tail: int
+    longer: bool = False
 
 
 class _Structure:
@@ -136,7 +138,8 @@ class BlockReader:
         if isinstance(chosen, BlockError):
             return chosen
         dividers = tuple(st.at[k] for k in range(m + 1, chosen) if st.kinds[k] == _D)
-        return Block(head, dividers, st.at[chosen])
+        longer = any(st.ok[k + 1] for k in tails if k > chosen)
+        return Block(head, dividers, st.at[chosen], longer)
 
     def _tail(self, st: _Structure, m: int, tails: list[int], where: str) -> int | BlockError:
         """Which of the candidate ``tails`` (marker positions) ends the block at marker

@@ -53,6 +53,7 @@ class _Parser:
     diff_path: str = ""
     fence: tuple[str, int, int] | None = None  # marker char, length, closing line
     unnamed: list[str] = field(default_factory=list)  # code blocks that name no file
+    longer_tail: int | None = None  # the last block's tail, when a later one could end it
 
     def __post_init__(self) -> None:
         self.blocks = BlockReader(self.lines)
@@ -118,6 +119,8 @@ class _Parser:
         return self.path
 
     def _search_replace(self, i: int) -> int:
+        continues = self.longer_tail is not None and self._look_back(i) is None
+        self.longer_tail = None
         path = self._block_path(i)
         limit = self.fence[2] if self.fence is not None else len(self.lines)
         block = self.blocks.block(i, limit)
@@ -127,7 +130,10 @@ class _Parser:
         first, *others = block.dividers
         search, replace = self._split(i, first, block.tail)
         readings = tuple(self._split(i, d, block.tail) for d in others)
-        self.edits.append(Edit(path, "replace", search, replace, "search_replace", None, readings))
+        self.edits.append(
+            Edit(path, "replace", search, replace, "search_replace", None, readings, continues)
+        )
+        self.longer_tail = block.tail if block.longer else None
         return block.tail + 1
 
     def _split(self, head: int, divider: int, tail: int) -> tuple[str, str]:

@@ -35,6 +35,8 @@ class Edit:
     ``hint_line`` is the 1-based line a unified diff hunk claimed; it only breaks ties.
     ``readings`` holds the other (search, replace) splits of a block with several
     ``=======`` lines; the one that fits the file is used (see ``edits.readings``).
+    ``continues``: the block follows the previous one with no path of its own, and that
+    one could also be read as ending later, this block being text of its REPLACE.
     """
 
     path: str
@@ -44,6 +46,7 @@ class Edit:
     fmt: str
     hint_line: int | None = None
     readings: tuple[tuple[str, str], ...] = ()
+    continues: bool = False
 
 
 @dataclass
