@@ -40,6 +40,10 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "minutes_per_instance": round(statistics.mean(r["seconds"] for r in rows) / 60, 2)
         if rows
         else 0,
+        "median_seconds": round(statistics.median(r["seconds"] for r in rows), 1) if rows else 0,
+        "agent_steps_per_instance": round(statistics.mean(r.get("agent_steps", 0) for r in rows), 1)
+        if rows
+        else 0,
     }
 
 

@@ -136,3 +136,4 @@ def test_the_agent_strategy_proposes_a_candidate_that_tnr_verifies(
     assert [c["source"] for c in result.candidates] == ["agent"]
     assert "+        return total / len(xs)" in result.model_patch
     assert result.prompt_tokens > 0  # the agent's runs are counted
+    assert result.agent_steps == 3  # coder edit, finish; reviewer approve

@@ -108,7 +108,7 @@ def _solve(
     instance = prepared.instance
     if opts.strategy not in STRATEGIES:
         raise EnvironmentUnavailable(f"--strategy {opts.strategy}: use pipeline or agent")
-    agent_usage = [0, 0]  # every agent run starts the session's ledger anew: summed here
+    agent_usage = [0, 0, 0]  # tokens in, out, steps: each agent run starts its ledger anew
     model = _model_spec(opts, instance, prepared.home)
     session = Session(settings, prepared.repo, model=model, bus=bus, environment=prepared.env)
     try:
@@ -128,7 +128,7 @@ def _solve(
         result.completion_tokens = usage.usage.completion_tokens
         result.cost = usage.cost
         if opts.strategy == "agent" and opts.model != GOLD:
-            result.prompt_tokens, result.completion_tokens = agent_usage
+            result.prompt_tokens, result.completion_tokens, result.agent_steps = agent_usage
         session.close()
 
 

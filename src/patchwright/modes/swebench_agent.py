@@ -22,8 +22,8 @@ def agent_candidates(
     session: Session, prompt: Prompt, *, k: int, first: int, test_cmd: str, max_iter: int = 2,
     test_timeout: float = 900.0, usage: list[int] | None = None,
 ) -> list[Candidate]:  # fmt: skip
-    """``k`` agent runs, each a candidate (``usage`` collects prompt and completion tokens:
-    every run starts the session's ledger anew)."""
+    """``k`` agent runs, each a candidate (``usage`` collects prompt and completion tokens
+    and agent steps: every run starts the session's ledger anew)."""
     suspects: Sequence[str] = [f"{s.path} ({s.name})" for s in prompt.suspects]
     task = render("swebench_agent_task", problem=prompt.problem, failures=prompt.failures,
                   suspects=suspects)  # fmt: skip
@@ -36,6 +36,7 @@ def agent_candidates(
         if usage is not None:
             usage[0] += summary.prompt_tokens
             usage[1] += summary.completion_tokens
+            usage[2] += summary.steps
         changes: dict[str, bytes | None] = {}
         if summary.outcome in ("solved", "unverified") and summary.files_changed:
             for path in summary.files_changed:

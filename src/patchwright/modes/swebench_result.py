@@ -26,6 +26,7 @@ class InstanceResult:
     churn: float | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    agent_steps: int = 0  # model calls of all roles, agent strategy
     cost: float = 0.0
     seconds: float = 0.0
     environment: dict[str, Any] = field(default_factory=dict)
