@@ -166,5 +166,18 @@ def test_an_unchanged_reply_is_not_kept_in_the_history_to_be_copied() -> None:
     s, _, _ = solver([whole(BUGGY), FIXED])
     result = s.solve(OPTS)
     assert (result.outcome, result.iterations) == ("solved", 1)
-    assert s.messages[2]["content"] == "(I sent the file(s) back without any change.)"
-    assert "add(2, 3) == 5" in s.messages[3]["content"]
+    # neither the echo nor a note in its place (small models copy the note word for word):
+    # the feedback joins the request, and the next reply follows it
+    assert [m["role"] for m in s.messages] == ["system", "user", "assistant"]
+    request = s.messages[1]["content"]
+    assert OPTS.task in request
+    assert "leaves every file exactly as it was" in request and "add(2, 3) == 5" in request
+    assert s.messages[2]["content"] == FIXED
+
+
+def test_each_echo_replaces_the_last_ones_feedback_instead_of_piling_up() -> None:
+    s, _, _ = solver([whole(BUGGY), whole(BUGGY), FIXED])
+    result = s.solve(OPTS)
+    assert (result.outcome, result.iterations) == ("solved", 1)
+    assert [m["role"] for m in s.messages] == ["system", "user", "assistant"]
+    assert s.messages[1]["content"].count("leaves every file exactly as it was") == 1

@@ -47,10 +47,7 @@ class Txn(Protocol):
     def commit(self, label: str = "") -> str: ...
 
 
-_ECHO = {
-    "unchanged": "(I sent the file(s) back without any change.)",
-    "repeated": "(I sent the same change again.)",
-}
+_ECHO = ("unchanged", "repeated")  # replies that change nothing new
 
 
 def _cut_off(reply: Reply, limit: int) -> bool:
@@ -123,6 +120,7 @@ class Solver:
     last_failure: str = ""  # what still fails: the baseline's report, then the last rejection's
     retries: int = 0
     replies: int = 0
+    echo_base: tuple[Message, str] | None = None  # a request echoes were answered in, as sent
 
     def solve(self, opts: SolveOptions) -> SolveResult:
         self.last_failure = self.last_failure or opts.failures
@@ -208,8 +206,10 @@ class Solver:
             kind = "repeated"
         else:
             return attempt
-        # An echo left in the history invites the next reply to copy it again.
-        self.messages[-1]["content"] = _ECHO[kind]
+        # An echo left in the history invites the next reply to copy it again, and a note in
+        # its place is copied word for word by small models: the reply is dropped, and the
+        # feedback joins the request it answered (see _add_feedback).
+        self.messages.pop()
         feedback = render(kind, task=opts.task, done=opts.done, failures=self.last_failure)
         return Attempt(kind=kind, feedback=feedback)
 
@@ -225,7 +225,7 @@ class Solver:
             reply = self.ask(opts, phase, temperature)
             attempt = self._judge_reply(reply, opts)
             cut_off = _cut_off(reply, opts.reply_tokens)
-            if cut_off and not attempt.ok:
+            if cut_off and not attempt.ok and self.messages[-1]["role"] == "assistant":
                 # keep the conversation short: a runaway reply is noise for every later call
                 self.messages[-1]["content"] = reply.text[:1200] + "\n[... reply cut off]"
             self.actions.append(
@@ -251,9 +251,7 @@ class Solver:
                 attempt=attempt.kind,
                 feedback=attempt.feedback[:2000],
             )
-            self.messages.append(
-                {"role": "user", "content": self._feedback(attempt, opts, cut_off)}
-            )
+            self._add_feedback(self._feedback(attempt, opts, cut_off))
             if sampled or self.retries >= opts.free_retries:
                 return attempt
             self.retries += 1
@@ -261,6 +259,17 @@ class Solver:
             self.bus.emit(
                 "edit.retry", used=self.retries, budget=opts.free_retries, why=attempt.kind
             )
+
+    def _add_feedback(self, text: str) -> None:
+        """The feedback as the next request; after a dropped echo, added to the request the
+        echo answered instead (a later echo's feedback replaces an earlier one's there)."""
+        last = self.messages[-1] if self.messages else None
+        if last is None or last["role"] != "user":
+            self.messages.append({"role": "user", "content": text})
+            return
+        if self.echo_base is None or self.echo_base[0] is not last:
+            self.echo_base = (last, last["content"])
+        last["content"] = f"{self.echo_base[1]}\n\n{text}"
 
     def _feedback(self, attempt: Attempt, opts: SolveOptions, cut_off: bool) -> str:
         if attempt.kind != "no_edits":
