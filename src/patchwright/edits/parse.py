@@ -53,7 +53,7 @@ class _Parser:
     diff_path: str = ""
     fence: tuple[str, int, int] | None = None  # marker char, length, closing line
     unnamed: list[str] = field(default_factory=list)  # code blocks that name no file
-    longer_tail: int | None = None  # the last block's tail, when a later one could end it
+    open_ended: bool = False  # a later tail could also end the last block read
 
     def __post_init__(self) -> None:
         self.blocks = BlockReader(self.lines)
@@ -119,8 +119,8 @@ class _Parser:
         return self.path
 
     def _search_replace(self, i: int) -> int:
-        continues = self.longer_tail is not None and self._look_back(i) is None
-        self.longer_tail = None
+        continues = self.open_ended and self._look_back(i) is None
+        self.open_ended = False
         path = self._block_path(i)
         limit = self.fence[2] if self.fence is not None else len(self.lines)
         block = self.blocks.block(i, limit)
@@ -133,7 +133,7 @@ class _Parser:
         self.edits.append(
             Edit(path, "replace", search, replace, "search_replace", None, readings, continues)
         )
-        self.longer_tail = block.tail if block.longer else None
+        self.open_ended = block.longer
         return block.tail + 1
 
     def _split(self, head: int, divider: int, tail: int) -> tuple[str, str]:
