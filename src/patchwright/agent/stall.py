@@ -4,7 +4,9 @@ Four signs that a model is going round in circles: the same tool call with the s
 arguments three times; an edit that fails the same way twice; N steps with no edit and no
 new file read; the same reply without a tool call three times running (empty, or the same
 prose) — a small model that answers a nudge that way answers it again the same way. The
-first sign earns one intervention message; a sign after that stops the run.
+first sign earns one intervention message; a sign after that stops the run, and so does the
+very reply the intervention warned about, sent again right after it (the 1.5B model did that
+in 25 of 30 HumanEvalFix runs: three more identical replies cost a fifth of its time).
 """
 
 from __future__ import annotations
@@ -72,5 +74,6 @@ class StallWatch:
         self.calls.clear()
         self.failed_edits.clear()
         self.idle_steps = 0
-        self.same_replies, self.last_reply = 0, None
+        if self.same_replies < self.same_reply_limit:  # not this sign: start its count again
+            self.same_replies, self.last_reply = 0, None
         return "intervene"
