@@ -8,6 +8,7 @@ the sandbox's own explanation, never passed silently.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,8 @@ from typing import Any
 import pytest
 
 from patchwright.sandbox import Limits, Sandbox
+
+sys.path.insert(0, str(Path(__file__).parent))  # test helpers (rewheel) live next to the tests
 
 MODES = ["bwrap", "unshare", "none"]
 FAST = Limits(

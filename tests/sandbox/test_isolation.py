@@ -31,7 +31,7 @@ def test_toolchains_under_home_are_shown_but_secrets_never(tmp_path: Path) -> No
     for sub in (".pyenv/shims", ".config/tool/bin", ".ssh", ".local/bin", "bin"):
         (home / sub).mkdir(parents=True)
     path_dirs = [str(home / ".pyenv/shims"), str(home / ".config/tool/bin"), str(home / "bin")]
-    binds = _home_binds(home, tmp_path / "repo", path_dirs)
+    binds = _home_binds(home, tmp_path / "repo", [Path(p) for p in path_dirs])
     assert home / ".pyenv" in binds and home / "bin" in binds and home / ".local/bin" in binds
     assert home / ".pyenv/shims" not in binds  # already inside .pyenv
     assert not any(p.relative_to(home).parts[0] in (".config", ".ssh") for p in binds)

@@ -7,6 +7,10 @@ The view, in mount order:
   there (sockets included: docker.sock, database and agent sockets) is visible; the real
   HOME likewise, with toolchain directories (``~/.pyenv``...) shown read-only and secrets
   (``~/.ssh``, ``~/.aws``, ``~/.config``...) never;
+- in those hidden areas, read-only: the command's ``PATH`` entries and every Python
+  interpreter in play, whole (``interpreters``: the repository's ``.venv``, ``VIRTUAL_ENV``,
+  the one patchwright runs in, their base interpreters and editable-install sources), by
+  the name they are used by and by their real location;
 - the private directory (HOME, TMPDIR, ``/dev/shm``) and the repository, writable;
 - the repository's git directories and ``.patchwright/`` bound read-only over the
   writable repository, so a command cannot plant a hook or ``core.fsmonitor`` that a later
@@ -20,11 +24,12 @@ The view, in mount order:
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from patchwright.sandbox.gitdirs import protected_paths
+from patchwright.sandbox.interpreters import interpreter_paths
 from patchwright.sandbox.sockets import host_sockets
 
 SCRATCH_AREAS = (Path("/tmp"), Path("/var/tmp"), Path("/run"), Path("/var/run"))
@@ -66,55 +71,52 @@ def _is_within(path: Path, parent: Path) -> bool:
     return path == parent or parent in path.parents
 
 
-def _venv_prefixes(root: Path) -> list[Path]:
-    venvs = [root / ".venv", root / "venv", Path(os.environ.get("VIRTUAL_ENV", "/nonexistent"))]
-    found = []
-    for venv in venvs:
-        python = venv / "bin" / "python"
-        if python.exists():
-            found.append(python.resolve().parent.parent)
-    return found
-
-
 def _minimal(paths: list[Path]) -> list[Path]:
     """Drop paths inside another one of the list."""
     paths = sorted(set(paths), key=lambda p: len(p.parts))
     return [p for i, p in enumerate(paths) if not any(_is_within(p, q) for q in paths[:i])]
 
 
-def _home_binds(home: Path, root: Path, path_dirs: Sequence[str]) -> list[Path]:
+def _both_names(path: Path) -> list[Path]:
+    """``path`` as given (absolute) and where its symlinks lead, when that exists."""
+    try:
+        real = path.resolve()
+    except (OSError, RuntimeError):
+        return []
+    if not real.exists():
+        return []
+    given = Path(os.path.abspath(path))
+    return [given, real] if given != real else [real]
+
+
+def _home_binds(home: Path, root: Path, wanted: Sequence[Path]) -> list[Path]:
     """Toolchain directories under the real HOME to show read-only (interpreters, shims).
 
-    Known toolchain roots, each ``PATH`` entry under HOME (just that directory), and the
-    prefix of the repo's virtualenv interpreter; never ``.ssh``, ``.aws``, ``.config``...
+    Known toolchain roots and each wanted path under HOME (``PATH`` entries, the
+    interpreters in play), by the name it is used by and by its real location; never
+    ``.ssh``, ``.aws``, ``.config``..., never the repository or a folder holding it.
     """
-    wanted = [home / rel for rel in _TOOLCHAIN_DIRS]
-    wanted += [Path(p) for p in path_dirs if p]
-    wanted += _venv_prefixes(root)
     keep: list[Path] = []
-    for path in wanted:
-        try:
-            parts = path.resolve().relative_to(home).parts
-        except (ValueError, OSError):
-            continue
-        if parts and parts[0] not in _SECRET_HOME_ENTRIES:
-            keep.append(home.joinpath(*parts))
+    for path in [*(home / rel for rel in _TOOLCHAIN_DIRS), *wanted]:
+        for name in _both_names(path):
+            try:
+                parts = name.relative_to(home).parts
+            except ValueError:
+                continue
+            if parts and parts[0] not in _SECRET_HOME_ENTRIES and not _is_within(root, name):
+                keep.append(name)
     return _minimal(keep)
 
 
-def _scratch_binds(areas: Sequence[Path], root: Path, path_dirs: Sequence[str]) -> list[Path]:
+def _scratch_binds(areas: Sequence[Path], root: Path, wanted: Sequence[Path]) -> list[Path]:
     """What stays visible (read-only) in the hidden ``/tmp``-like areas: ``PATH`` entries and
-    the virtualenv interpreter living there, and the resolver configuration in ``/run``."""
-    wanted = [Path(p) for p in path_dirs if p] + _venv_prefixes(root)
-    wanted.append(Path("/etc/resolv.conf"))
+    the interpreters in play living there, and the resolver configuration in ``/run``."""
     keep = []
-    for path in wanted:
-        try:
-            real = path.resolve()
-        except OSError:
-            continue
-        if real.exists() and any(_is_within(real, a) and real != a for a in areas):
-            keep.append(real)
+    for path in [*wanted, Path("/etc/resolv.conf")]:
+        for name in _both_names(path):
+            inside = any(_is_within(name, a) and name != a for a in areas)
+            if inside and not _is_within(root, name):
+                keep.append(name)
     return _minimal(keep)
 
 
@@ -125,21 +127,25 @@ def bwrap_argv(
     private: Path,
     cwd: Path,
     allow_net: bool,
-    path_dirs: Sequence[str] = (),
+    env: Mapping[str, str] | None = None,
 ) -> Wrapped:
-    """The bubblewrap command line for ``argv`` (see the module docstring)."""
+    """The bubblewrap command line for ``argv`` (see the module docstring). ``env`` is the
+    environment the command gets: its ``PATH`` entries and ``VIRTUAL_ENV`` stay visible."""
+    env = env if env is not None else {}
+    wanted = [Path(p) for p in env.get("PATH", "").split(os.pathsep) if os.path.isabs(p)]
+    wanted += interpreter_paths(Path(root), env)
     cmd = ["bwrap", "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
     areas = [a for a in SCRATCH_AREAS if a.is_dir() and not a.is_symlink()]
     areas = [a for a in areas if not _is_within(a, root)]
     for area in areas:
         cmd += ["--tmpfs", str(area)]
     hidden = list(areas)
-    shown = _scratch_binds(areas, root, path_dirs)
+    shown = _scratch_binds(areas, root, wanted)
     home = Path(os.path.expanduser("~")).resolve()
     if home != Path("/") and home.is_dir() and not _is_within(home, root):
         cmd += ["--tmpfs", str(home)]
         hidden.append(home)
-        shown += _home_binds(home, root, path_dirs)
+        shown += _home_binds(home, root, wanted)
     for path in shown:
         cmd += ["--ro-bind-try", str(path), str(path)]
     cmd += ["--bind", str(private), str(private)]

@@ -104,11 +104,11 @@ class Sandbox:
                 "cwd-outside-repo", f"working directory {workdir} is not inside {self.root}"
             )
         argv = [_shell(), "-c", cmd] if isinstance(cmd, str) else [str(a) for a in cmd]
-        wrapped = self._wrap(argv, workdir)
         token = uuid.uuid4().hex
         env = build_env(
             os.environ, home=str(self.home), tmpdir=str(self.tmpdir), token=token, extra=extra_env
         )
+        wrapped = self._wrap(argv, workdir, env)
         try:
             raw = run_process(
                 wrapped.argv,
@@ -180,7 +180,7 @@ class Sandbox:
             return _refused(f"policy:{verdict.rule}", f"not approved: {verdict.reason}")
         return None
 
-    def _wrap(self, argv: list[str], workdir: Path) -> Wrapped:
+    def _wrap(self, argv: list[str], workdir: Path, env: Mapping[str, str]) -> Wrapped:
         mode = self._isolation.mode
         if mode == "bwrap":
             return bwrap_argv(
@@ -189,7 +189,7 @@ class Sandbox:
                 private=self._private,
                 cwd=workdir,
                 allow_net=self.allow_net,
-                path_dirs=os.environ.get("PATH", "").split(os.pathsep),
+                env=env,
             )
         if mode == "unshare":
             return Wrapped(isolation.unshare_argv(argv, allow_net=self.allow_net), [], [])
