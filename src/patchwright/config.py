@@ -1,18 +1,23 @@
 """Layered settings: built-in defaults < ~/.config/patchwright/config.toml <
 <repo>/.patchwright/config.toml < PATCHWRIGHT_* environment variables < command-line flags.
 
-Leaf packages never read this module; front ends and modes read it and pass plain
-values down.
+A repository's own config is untrusted input: unless the user trusts it
+(:mod:`patchwright.trust`), only the keys in :data:`SAFE_PROJECT_KEYS` are taken from it and
+the rest are named in :attr:`Settings.ignored`. Leaf packages never read this module; front
+ends and modes read it and pass plain values down.
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 import tomllib
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError
+
+from patchwright import trust
 
 
 class ConfigError(Exception):
@@ -88,23 +93,49 @@ class Settings(_Section):
     mcp: McpSettings = Field(default_factory=McpSettings)
     git: GitSettings = Field(default_factory=GitSettings)
 
+    _ignored: tuple[str, ...] = PrivateAttr(default=())
+    _project_sha256: str | None = PrivateAttr(default=None)
+
+    @property
+    def ignored(self) -> tuple[str, ...]:
+        """Keys (``section.key``) the repository's own config set but, untrusted, may not."""
+        return self._ignored
+
+    @property
+    def project_sha256(self) -> str | None:
+        """SHA-256 of the repository config these settings read (None: none read)."""
+        return self._project_sha256
+
+
+# What a repository's own .patchwright/config.toml may set without the user's trust: how the
+# agent works inside the repository. Not what runs ([sandbox], [mcp], [git], run.test_cmd, which
+# also decides what "done" means), not where prompts and keys go or what a run may spend
+# ([model], caps and prices included). An allowlist: a setting added later is untrusted until
+# it is listed here.
+SAFE_PROJECT_KEYS: dict[str, frozenset[str]] = {
+    "files": frozenset({"max_file_bytes", "max_total_bytes"}),
+    "run": frozenset({"max_iter", "edit_format", "branch", "commit"}),
+    "agent": frozenset({"strategy", "plan", "max_rejections"}),
+}
+
 
 def user_config_path() -> Path:
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "patchwright" / "config.toml"
+    return trust.user_config_dir() / "config.toml"
 
 
 def project_config_path(repo: Path) -> Path:
-    return repo / ".patchwright" / "config.toml"
+    return repo / trust.PROJECT_CONFIG
+
+
+def _parse(path: Path, raw: bytes) -> dict[str, Any]:
+    try:
+        return tomllib.loads(raw.decode("utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc}); fix or remove the file") from exc
 
 
 def _read_toml(path: Path) -> dict[str, Any]:
-    if not path.is_file():
-        return {}
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc}); fix or remove the file") from exc
+    return _parse(path, path.read_bytes()) if path.is_file() else {}
 
 
 def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
@@ -123,30 +154,79 @@ _ENV_KEYS = {
     "PATCHWRIGHT_TEST_CMD": ("run", "test_cmd"),
     "PATCHWRIGHT_GIT_RUN_HOOKS": ("git", "run_hooks"),
 }
-# Settings that make patchwright run programs the repository chooses (hooks, MCP servers): a
-# cloned repository's own .patchwright/config.toml may not set them, only the user's config.
-_USER_ONLY = {("git", "run_hooks"), ("mcp", "servers")}
 
 
-def _project_layer(repo: Path) -> dict[str, Any]:
-    data = _read_toml(project_config_path(repo))
-    for section, key in _USER_ONLY:
-        part = data.get(section)
-        if isinstance(part, dict):
-            part.pop(key, None)
-    return data
+def split_untrusted(data: dict[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    """The part of a repository config that :data:`SAFE_PROJECT_KEYS` allows, and the
+    ``section.key`` names of everything else in it."""
+    safe: dict[str, Any] = {}
+    ignored: list[str] = []
+    for section, value in data.items():
+        allowed = SAFE_PROJECT_KEYS.get(section, frozenset())
+        if not isinstance(value, dict):
+            ignored.append(section)
+            continue
+        kept = {key: item for key, item in value.items() if key in allowed}
+        ignored += [f"{section}.{key}" for key in value if key not in allowed]
+        if kept:
+            safe[section] = kept
+    return safe, ignored
+
+
+def _project_layer(repo: Path) -> tuple[dict[str, Any], list[str], str | None]:
+    """The repository config's layer, the keys left out of it and its digest. It is
+    validated whole first, so a typo is an error even in a key that would be ignored; its
+    trust is checked against the very bytes parsed."""
+    path = project_config_path(repo)
+    if not path.is_file():
+        return {}, [], None
+    raw = path.read_bytes()
+    data = _parse(path, raw)
+    try:
+        Settings.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(f"{path}: invalid settings: {exc}") from exc
+    digest = trust.digest_of(raw)
+    if trust.is_trusted(repo, digest):
+        return data, [], digest
+    safe, ignored = split_untrusted(data)
+    return safe, ignored, digest
 
 
 def load_settings(repo: Path | None = None, overrides: dict[str, Any] | None = None) -> Settings:
-    """Read every layer and validate the result; raises :class:`ConfigError` on bad input."""
+    """Read every layer and validate the result; raises :class:`ConfigError` on bad input.
+
+    What an untrusted repository config set outside the safe list is left out and named in
+    the result's :attr:`Settings.ignored`; front ends say so (:mod:`patchwright.trust_notice`).
+    """
     data = _read_toml(user_config_path())
+    ignored: list[str] = []
+    digest: str | None = None
     if repo is not None:
-        data = _merge(data, _project_layer(repo))
+        layer, ignored, digest = _project_layer(repo)
+        data = _merge(data, layer)
     for env, (section, key) in _ENV_KEYS.items():
         if env in os.environ:
             data = _merge(data, {section: {key: os.environ[env]}})
     data = _merge(data, overrides or {})
     try:
-        return Settings.model_validate(data)
+        settings = Settings.model_validate(data)
     except ValidationError as exc:
         raise ConfigError(f"invalid configuration: {exc}") from exc
+    settings._ignored = tuple(ignored)
+    settings._project_sha256 = digest
+    return settings
+
+
+def ignored_notice(settings: Settings, repo: Path | None = None) -> str | None:
+    """The one warning line naming the untrusted settings left out, or None when none were.
+    ``repo`` (when not the working directory) is named in the suggested command."""
+    if not settings.ignored:
+        return None
+    where = ""
+    if repo is not None and repo.expanduser().resolve() != Path.cwd().resolve():
+        where = " " + shlex.quote(str(repo.expanduser().resolve()))
+    return (
+        f"patchwright: ignored untrusted settings from {trust.PROJECT_CONFIG}: "
+        f"{', '.join(settings.ignored)} — run 'patchwright trust{where}' to allow them"
+    )

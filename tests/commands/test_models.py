@@ -14,6 +14,7 @@ from typing import Any, ClassVar
 import pytest
 from typer.testing import CliRunner
 
+from patchwright import trust
 from patchwright.cli import app
 
 
@@ -124,6 +125,7 @@ def test_config_catalog_entries_are_listed(clean_env: None, tmp_path: Path) -> N
     (tmp_path / ".patchwright" / "config.toml").write_text(
         '[model.catalog."openai:my-finetune"]\ncontext_window = 16000\ninput = 3.0\noutput = 6.0\n'
     )
+    trust.record(tmp_path)  # prices are the user's to set: the repository is trusted
     found = rows(CliRunner().invoke(app, ["models", "--json"]).stdout)
     assert found["openai:my-finetune"]["context_window"] == 16000
 

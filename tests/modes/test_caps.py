@@ -16,9 +16,16 @@ sys.path.insert(0, str(Path(__file__).parents[1] / "llm"))  # the shared fake se
 
 from llm_fakeserver import FakeServer
 
+from patchwright import trust
 from patchwright.cli import app
 
 TASK = "tests/test_pricing.py fails: apply_discount returns the discount. Fix it."
+
+
+@pytest.fixture(autouse=True)
+def user_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The user's config home (where trust is recorded), empty."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
 
 
 @pytest.fixture
@@ -28,8 +35,11 @@ def fake() -> Iterator[FakeServer]:
 
 
 def configure(repo: Path, text: str) -> None:
+    """The repository's config, trusted as ``patchwright trust`` would (caps, prices and
+    fallbacks are the user's to set: an untrusted repository may not)."""
     (repo / ".patchwright").mkdir(exist_ok=True)
     (repo / ".patchwright" / "config.toml").write_text(text)
+    trust.record(repo)
 
 
 def run(repo: Path, model: str) -> tuple[int, dict[str, Any]]:

@@ -41,11 +41,12 @@ def _notice(kind: str, data: dict[str, Any]) -> None:
     typer.echo(f"\n[{line}]", err=True)
 
 
-def _build(model: str | None, record: Path | None) -> Any:
+def _build(model: str | None, record: Path | None, as_json: bool) -> Any:
     from patchwright.agent.session import build_model
-    from patchwright.config import load_settings
+    from patchwright.trust_notice import settings_for
 
-    return build_model(load_settings(Path.cwd()), spec=model, record=record, on_event=_notice)
+    settings = settings_for(Path.cwd(), as_json=as_json)
+    return build_model(settings, spec=model, record=record, on_event=_notice)
 
 
 def register(app: typer.Typer) -> None:
@@ -76,7 +77,7 @@ def register(app: typer.Typer) -> None:
             raise _fail("the prompt is empty; say what to ask, e.g. patchwright ask 'hi'", 2)
         start = time.monotonic()
         try:
-            router = _build(model, record)
+            router = _build(model, record, as_json)
             on_token = None if as_json else _stream
             reply = router.complete(
                 [{"role": "user", "content": prompt}], on_token=on_token, max_tokens=max_tokens

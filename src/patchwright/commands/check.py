@@ -84,11 +84,12 @@ def _payload(
     }
 
 
-def _sandbox_settings(root: Path) -> Any:
-    from patchwright.config import ConfigError, load_settings
+def _sandbox_settings(root: Path, as_json: bool) -> Any:
+    from patchwright.config import ConfigError
+    from patchwright.trust_notice import settings_for
 
     try:
-        return load_settings(root).sandbox
+        return settings_for(root, as_json=as_json).sandbox
     except ConfigError as exc:
         _fail_usage(str(exc))
         raise  # unreachable: _fail_usage exits
@@ -142,7 +143,7 @@ def register(app: typer.Typer) -> None:
             _fail_usage(f"{repo} is not a directory")
         recovered = recover_first(repo)
         root, head, touched = _open_repo(repo)
-        settings = _sandbox_settings(root)
+        settings = _sandbox_settings(root, as_json)
         cmd = test_cmd or detect_test_command(root)
         with tempfile.TemporaryDirectory(prefix="patchwright-check-") as tmp:
             export = Path(tmp).resolve()

@@ -41,7 +41,8 @@ def register(app: typer.Typer) -> None:
         """
         from patchwright.agent.session import sandbox_for
         from patchwright.commands._recover import recover_first
-        from patchwright.config import ConfigError, load_settings
+        from patchwright.config import ConfigError
+        from patchwright.trust_notice import settings_for
 
         root = repo.resolve()
         if not root.is_dir():
@@ -49,7 +50,7 @@ def register(app: typer.Typer) -> None:
             raise typer.Exit(_EXIT_REFUSED)
         recovered = recover_first(root)
         try:
-            settings = load_settings(root).sandbox
+            settings = settings_for(root, as_json=as_json).sandbox
         except ConfigError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(_EXIT_REFUSED) from exc

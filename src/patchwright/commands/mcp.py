@@ -20,10 +20,12 @@ def register(app: typer.Typer) -> None:
         """Start each configured server, list its tools (as SERVER.tool) and the roles that
         may call them, then stop it. Exit 1 when a server cannot start."""
         from patchwright.agent.mcp_tools import McpHub
-        from patchwright.config import ConfigError, load_settings
+        from patchwright.config import ConfigError
+        from patchwright.trust_notice import settings_for
 
         try:
-            servers = load_settings(repo.resolve() if repo.is_dir() else None).mcp.servers
+            root = repo.resolve() if repo.is_dir() else None
+            servers = settings_for(root, as_json=as_json).mcp.servers
         except ConfigError as exc:
             typer.echo(f"error: {exc}", err=True)
             raise typer.Exit(2) from None

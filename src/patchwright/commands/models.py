@@ -17,12 +17,13 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """List known models with context window, prices and capabilities, marking those
         usable here: API keys present, embedded weights found, local servers answering."""
-        from patchwright.config import ConfigError, load_settings
+        from patchwright.config import ConfigError
         from patchwright.llm import Catalog, ModelConfigError
         from patchwright.llm.survey import survey
+        from patchwright.trust_notice import settings_for
 
         try:
-            settings = load_settings(Path.cwd())
+            settings = settings_for(Path.cwd(), as_json=as_json)
             catalog = Catalog(settings.model.catalog)
         except (ConfigError, ModelConfigError) as exc:
             typer.echo(f"error: {exc}", err=True)

@@ -96,6 +96,9 @@ def config_cmd(chat: Chat, args: str) -> None:
     env = sorted(k for k in os.environ if k.startswith("PATCHWRIGHT_"))
     say("layers: " + " < ".join(escape(n) for n, present in layers if present)
         + (f" < environment ({', '.join(env)})" if env else "") + " < flags", highlight=False)  # fmt: skip
+    if state.settings.ignored:
+        say("ignored, the repository's config not being trusted (patchwright trust): "
+            + escape(", ".join(state.settings.ignored)), highlight=False)  # fmt: skip
     data = redacted(state.settings.model_dump())
     for section, values in data.items():
         say(f"[bold]\\[{section}][/]")

@@ -69,7 +69,8 @@ def test_cmd(chat: Chat, args: str) -> None:
     if cmd is None:
         raise CommandError(
             "no test runner found (pytest, npm test, go test, cargo test); set [run] test_cmd "
-            "in .patchwright/config.toml or start the chat with --test-cmd"
+            "in your config (or a trusted .patchwright/config.toml) or start the chat with "
+            "--test-cmd"
         )
     cmd = f"{cmd} {args}".strip()
     chat.ui.console.print(f"[dim]$ {escape(cmd)}[/]")

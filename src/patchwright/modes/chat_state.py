@@ -8,12 +8,13 @@ from pathlib import Path
 from typing import Any
 
 from patchwright.agent.session import Session
-from patchwright.config import ConfigError, Settings, load_settings
+from patchwright.config import ConfigError, Settings
 from patchwright.events import EventBus
 from patchwright.llm import ModelError
 from patchwright.modes.chat_history import Conversation, turn_of
 from patchwright.modes.chat_sessions import SessionNotFound, SessionStore
 from patchwright.modes.setup import recover_session
+from patchwright.trust_notice import settings_for
 from patchwright.workspace.git import GitError, GitRepo
 
 
@@ -131,7 +132,7 @@ def open_session_only(options: ChatOptions, bus: EventBus | None = None) -> Sess
     layered settings, after recovering any interrupted transaction."""
     root = _root_of(options.repo, options.no_git)
     try:
-        settings = load_settings(root)
+        settings = settings_for(root)
         session = Session(settings, root, model=options.model, record=options.record, bus=bus)
     except (ConfigError, ModelError) as exc:
         raise ChatError(str(exc)) from exc

@@ -11,7 +11,7 @@ from typing import Any, Protocol
 
 from rich.console import Console
 
-from patchwright.config import ConfigError, load_settings
+from patchwright.config import ConfigError
 from patchwright.events import Event, EventBus
 from patchwright.interrupts import stop_on_signals
 from patchwright.modes.review import ReviewOptions, ReviewSummary, run_review
@@ -20,6 +20,7 @@ from patchwright.modes.review_files import ReviewPaths
 from patchwright.modes.review_state import ReviewState
 from patchwright.modes.run import RunOptions
 from patchwright.modes.setup import RunError, open_session
+from patchwright.trust_notice import settings_for
 
 EXIT = {"finished": 0, "done": 0, "stopped": 1, "error": 1, "interrupted": 3}
 
@@ -107,7 +108,7 @@ def execute(
     desk = CheckpointDesk(bus)
     board: Dashboard | None = None
     try:
-        settings = load_settings(root if root.is_dir() else None)
+        settings = settings_for(root if root.is_dir() else None, as_json=as_json)
         session = open_session(RunOptions(repo=opts.repo, task="review", model=model,
                                           record=record), settings, bus)  # fmt: skip
         if not quiet:
@@ -131,7 +132,8 @@ def execute(
         if board is not None:
             board.close()
     if as_json:
-        sys.stdout.write(json.dumps(summary.to_json()) + "\n")
+        ignored = {"ignored_settings": list(settings.ignored)} if settings.ignored else {}
+        sys.stdout.write(json.dumps({**summary.to_json(), **ignored}) + "\n")
     elif not quiet:
         _report(console, summary)
     return EXIT[summary.outcome]

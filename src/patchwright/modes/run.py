@@ -206,7 +206,9 @@ def _run(
     summary = RunSummary("failed", record.run_id)
     stop_recording = bus.subscribe(record.on_event)
     session.start_task()
-    bus.emit("run.start", run_id=record.run_id, task=opts.task, model=ws.model.name)
+    ignored = session.settings.ignored  # the repository config's untrusted keys, left out
+    bus.emit("run.start", run_id=record.run_id, task=opts.task, model=ws.model.name,
+             **({"ignored_settings": list(ignored)} if ignored else {}))  # fmt: skip
     try:
         _solve(session, ws, opts, console, summary, record)
     except KeyboardInterrupt as stop:

@@ -10,7 +10,7 @@ from typing import Any
 from rich.console import Console
 from rich.syntax import Syntax
 
-from patchwright.config import ConfigError, Settings, load_settings
+from patchwright.config import ConfigError, Settings
 from patchwright.events import Event, EventBus
 from patchwright.interrupts import stop_on_signals
 from patchwright.modes.agent_mode import STRATEGIES
@@ -18,6 +18,7 @@ from patchwright.modes.approval import ApprovalUnavailable, check_can_approve
 from patchwright.modes.progress import Progress
 from patchwright.modes.run import RunOptions, RunSummary, run_task
 from patchwright.modes.setup import RunError
+from patchwright.trust_notice import settings_for
 
 EXIT = {"solved": 0, "failed": 1, "error": 1, "interrupted": 3, "unverified": 4}
 
@@ -105,7 +106,7 @@ def execute(task: str, *, repo: Path, as_json: bool, quiet: bool, **flags: Any) 
     console = Console(stderr=as_json, quiet=as_json)
     err = Console(stderr=True)
     try:
-        settings = load_settings(repo.resolve() if repo.is_dir() else None)
+        settings = settings_for(repo.resolve() if repo.is_dir() else None, as_json=as_json)
         opts = _options(task, repo, settings, flags)
         check_can_approve(opts.yes, opts.approve_timeout)
         bus = EventBus()
@@ -129,7 +130,8 @@ def execute(task: str, *, repo: Path, as_json: bool, quiet: bool, **flags: Any) 
         err.print("[yellow]interrupted[/] before the run started; nothing was changed")
         return 3
     if as_json:
-        sys.stdout.write(json.dumps(summary.to_json()) + "\n")
+        ignored = {"ignored_settings": list(settings.ignored)} if settings.ignored else {}
+        sys.stdout.write(json.dumps({**summary.to_json(), **ignored}) + "\n")
     elif quiet:
         print(
             f"{summary.outcome}: {summary.commit or ', '.join(summary.files_changed) or summary.reason}"
