@@ -137,9 +137,10 @@ def test_a_journal_that_cannot_be_recovered_stops_the_command(repo: Path) -> Non
     half_write(repo)
     journal = repo / ".patchwright" / "journal"
     (entry,) = (p for p in journal.iterdir() if not p.name.startswith("."))
-    (entry / "manifest.json").write_text("{ damaged")
+    pack = entry / "old.pack"
+    pack.write_bytes(b"X" + pack.read_bytes()[1:])  # the backup no longer matches its hash
     result = invoke("exec", "--repo", str(repo), "--", "touch ran")
     assert result.exit_code == 1 and "could not be recovered" in result.stderr
-    assert "corrupt" in result.stderr and str(journal) in result.stderr
+    assert "damaged" in result.stderr and str(journal) in result.stderr
     assert not (repo / "ran").exists(), "the command did not run on half-written files"
     assert entry.exists(), "the journal is kept for the user to inspect"

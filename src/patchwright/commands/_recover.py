@@ -6,6 +6,10 @@ command says so: one line per transaction on stderr, and a ``"recovered"`` list 
 ``--json`` object (present only when something was recovered). When nothing is pending it
 costs a ``stat`` of the journal folder (and of its parents' up to the repository's top).
 
+A journal patchwright cannot trust — not signed with this user's journal key, tracked by
+git, naming a path outside the repository — is never acted on: the command warns on stderr
+(``patchwright: warning: ignored ...``, which folder and why) and goes on.
+
 Not a command: it defines no ``register``.
 """
 
@@ -42,7 +46,8 @@ def _pending(folder: Path) -> bool:
 
 def recover_first(repo: Path) -> list[str]:
     """Recover every interrupted transaction around ``repo`` before a command reads it;
-    print one line per transaction on stderr and return those lines.
+    print one line per transaction on stderr and return those lines. Journals that were
+    ignored (untrusted, left in place) are warned about on stderr, one line each.
 
     Exits with code 1 (nothing read, nothing run) when a pending journal cannot be
     recovered, since the files may then be half-written."""
@@ -50,7 +55,9 @@ def recover_first(repo: Path) -> list[str]:
     from patchwright.workspace.recovery import recover_all
 
     messages: list[str] = []
-    for folder in _state_roots(Path(repo).resolve()):
+    ignored: list[str] = []
+    start = Path(repo).resolve()
+    for folder in _state_roots(start):
         if not _pending(folder):
             continue
         try:
@@ -60,8 +67,12 @@ def recover_first(repo: Path) -> list[str]:
         if result.failed:
             _refuse(folder, "; ".join(result.failed))
         messages += result.done
+        where = "" if folder == start else f" (in {folder})"
+        ignored += [line + where for line in result.ignored]
     for message in messages:
         typer.echo(f"patchwright: recovered: {message}", err=True)
+    for line in ignored:
+        typer.echo(f"patchwright: warning: {line}", err=True)
     return messages
 
 

@@ -43,17 +43,20 @@ def register(app: typer.Typer) -> None:
         """Restore the files touched by the last N patchwright changes to what they were.
 
         Refuses, naming the files, when you edited any of them since (unless --force).
-        Files are restored in the working tree; git history is not rewritten.
+        Files are restored in the working tree; git history is not rewritten. Undo entries
+        patchwright did not write here (unsigned, tracked by git) are skipped, with a warning.
         """
         from patchwright.commands._recover import recover_first
         from patchwright.workspace.errors import UndoConflictError, UndoError
-        from patchwright.workspace.undo import list_undo, undo
+        from patchwright.workspace.undo import ignored_undo, list_undo, undo
 
         if not repo.is_dir():
             typer.echo(f"error: {repo} is not a directory", err=True)
             raise typer.Exit(2)
         recovered = recover_first(repo)
         repo = _find_root(repo)
+        for line in ignored_undo(repo):
+            typer.echo(f"patchwright: warning: {line}", err=True)
         try:
             entries = list_undo(repo)
         except UndoError as exc:

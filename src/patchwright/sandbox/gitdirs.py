@@ -59,11 +59,23 @@ def git_dirs(root: Path) -> list[Path]:
     return unique
 
 
+def ensure_state_dir(root: Path) -> None:
+    """Create ``root/.patchwright/`` when missing, so there is always a folder to bind
+    read-only: otherwise a sandboxed command could create it and plant a journal there,
+    which the next patchwright start would recover on the host. An empty folder never
+    shows in ``git status``; patchwright adds ``.patchwright/`` to ``info/exclude`` when
+    it first writes inside. A file or symlink already there is left as it is."""
+    with contextlib.suppress(OSError):
+        (root / STATE_DIR).mkdir(mode=0o755)
+
+
 def protected_paths(root: Path) -> list[Path]:
     """Everything bubblewrap makes read-only inside the writable repository: the git
-    directories and patchwright's own state (journal, undo entries)."""
+    directories and patchwright's own state (journal, undo entries), created first if
+    missing (see :func:`ensure_state_dir`)."""
     found = git_dirs(root)
+    ensure_state_dir(root)
     state = root / STATE_DIR
-    if state.is_dir() and not state.is_symlink():
+    if (state.is_dir() or state.is_file()) and not state.is_symlink():
         found.append(state)
     return found

@@ -40,5 +40,15 @@ class UndoConflictError(UndoError):
         self.files: list[str] = list(files)
 
 
+class UntrustedJournalError(WorkspaceError):
+    """A journal or undo entry patchwright cannot prove it wrote here (unsigned, signed with
+    another key, tracked by git) or that names a path outside the repository: it is never
+    acted on, only reported and left in place."""
+
+
+class JournalKeyError(WorkspaceError):
+    """The per-user key that signs journals cannot be read or created (see ``journalkey``)."""
+
+
 class GitError(WorkspaceError):
     """A git operation failed or was refused (detached HEAD, uncommitted changes, no repo)."""

@@ -14,6 +14,12 @@ Layout under ``<root>/.patchwright/``::
 The manifest is replaced atomically and always durable *before* any working-tree file is
 touched, so a manifest on disk means "these files may be new: restore the old ones".
 The commit point is one rename (journal → undo, or ``<id>`` → ``<id>.done``).
+
+Every manifest carries a ``"mac"`` field: the HMAC of the rest of it (its canonical JSON)
+with this user's key (:mod:`patchwright.workspace.journalkey`). It lives *in* the manifest,
+so one atomic replace writes both and no crash can leave a manifest with a stale MAC; the
+commit rename and the label file leave it valid. :func:`read_manifest` returns only a
+manifest whose MAC checks out; ``old.pack`` is covered through the hashes in the manifest.
 """
 
 from __future__ import annotations
@@ -28,8 +34,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from patchwright.workspace import journalkey
 from patchwright.workspace.atomic import atomic_write, fsync_dir
-from patchwright.workspace.errors import TransactionError
+from patchwright.workspace.errors import TransactionError, UntrustedJournalError
 
 STATE_DIR = ".patchwright"
 MANIFEST = "manifest.json"
@@ -40,6 +47,7 @@ DONE_SUFFIX = ".done"
 TRASH_PREFIX = ".trash-"
 TMP_PREFIX = ".tmp-"
 FORMAT_VERSION = 1
+MAC_FIELD = "mac"
 
 
 def state_dir(root: Path) -> Path:
@@ -88,29 +96,75 @@ class Manifest:
         return json.dumps(asdict(self), indent=1, sort_keys=True).encode("utf-8")
 
     @classmethod
-    def from_json(cls, data: bytes) -> Manifest:
-        raw: dict[str, Any] = json.loads(data)
+    def from_dict(cls, raw: dict[str, Any]) -> Manifest:
+        raw = dict(raw)
         files = [FileRecord(**item) for item in raw.pop("files", [])]
         return cls(files=files, **raw)
 
 
-def write_manifest(folder: Path, manifest: Manifest) -> None:
-    atomic_write(folder / MANIFEST, manifest.to_json(), mode=0o644, tag="manifest")
+def signed_json(manifest: Manifest, key: bytes) -> bytes:
+    """The manifest as written to disk: its JSON plus the ``"mac"`` of that JSON."""
+    fields = asdict(manifest)
+    fields[MAC_FIELD] = journalkey.sign(key, manifest.to_json())
+    return json.dumps(fields, indent=1, sort_keys=True).encode("utf-8")
 
 
-def read_manifest(folder: Path) -> Manifest | None:
-    """The manifest in ``folder``; None when absent. Raises TransactionError if unreadable."""
+def write_manifest(folder: Path, manifest: Manifest, key: bytes | None = None) -> None:
+    """Replace ``folder``'s manifest atomically, signed with ``key`` (default: this user's
+    journal key, created if need be)."""
+    key = key if key is not None else journalkey.load_key(create=True)
+    assert key is not None
+    atomic_write(folder / MANIFEST, signed_json(manifest, key), mode=0o644, tag="manifest")
+
+
+def read_manifest(folder: Path, key: bytes | None) -> Manifest | None:
+    """The manifest in ``folder`` if patchwright signed it with ``key``; None when absent.
+
+    Raises :class:`UntrustedJournalError` when it is not JSON, not signed, or signed with
+    another key (``key`` None: this user has no key yet), and :class:`TransactionError` when
+    a signed manifest does not have a manifest's fields.
+    """
     try:
         data = (folder / MANIFEST).read_bytes()
     except FileNotFoundError:
         return None
+    fields = _verified_fields(data, key)
     try:
-        manifest = Manifest.from_json(data)
+        manifest = Manifest.from_dict(fields)
     except (ValueError, TypeError) as exc:
         raise TransactionError(f"journal manifest {folder / MANIFEST} is corrupt: {exc}") from exc
     with contextlib.suppress(OSError):
         manifest.label = (folder / LABEL).read_text(encoding="utf-8")
     return manifest
+
+
+def _verified_fields(data: bytes, key: bytes | None) -> dict[str, Any]:
+    """The manifest's fields, once its MAC is checked against their canonical JSON (so what
+    is checked is exactly what is parsed: duplicate keys or odd spacing cannot slip by)."""
+    try:
+        fields = json.loads(data)
+    except (ValueError, RecursionError):  # RecursionError: nested past Python's limit
+        fields = None
+    if not isinstance(fields, dict):
+        raise UntrustedJournalError("its manifest.json is not a JSON object")
+    mac = fields.pop(MAC_FIELD, None)
+    if not isinstance(mac, str):
+        raise UntrustedJournalError(
+            "its manifest is not signed (written by a patchwright older than journal "
+            "signing, or not by patchwright)"
+        )
+    if key is None:
+        raise UntrustedJournalError(
+            f"there is no journal key at {journalkey.key_path()}, so patchwright never signed "
+            "a journal as this user"
+        )
+    body = json.dumps(fields, indent=1, sort_keys=True).encode("utf-8")
+    if not journalkey.verify(key, body, mac):
+        raise UntrustedJournalError(
+            "its signature does not match this user's journal key (written by someone "
+            "else's patchwright, or changed since)"
+        )
+    return fields
 
 
 def read_old(folder: Path, record: FileRecord) -> bytes:
@@ -127,7 +181,7 @@ def read_old(folder: Path, record: FileRecord) -> bytes:
 
 def try_lock(path: Path) -> int | None:
     """Open and exclusively flock ``path``; the fd, or None when another holder is alive."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
     try:
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
@@ -141,7 +195,10 @@ def is_live(folder: Path) -> bool:
     lock = folder / LOCK
     if not lock.exists():
         return False
-    fd = try_lock(lock)
+    try:
+        fd = try_lock(lock)
+    except OSError:  # a symlink (never ours) or unreadable: no live patchwright holds it
+        return False
     if fd is None:
         return True
     os.close(fd)

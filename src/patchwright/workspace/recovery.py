@@ -1,5 +1,10 @@
 """Recovery and history upkeep for transactions: restore a journal's old files, finish an
-undo past its commit point, prune old undo entries, and :func:`recover` at start-up."""
+undo past its commit point, prune old undo entries, and :func:`recover` at start-up.
+
+Only journals and undo entries that
+:class:`~patchwright.workspace.journaltrust.Verifier` accepts (this user's signature, not
+tracked by git, every path inside the repository) are acted on; the others are reported as
+ignored and left in place."""
 
 from __future__ import annotations
 
@@ -12,7 +17,8 @@ from pathlib import Path
 
 from patchwright.workspace import journal as jr
 from patchwright.workspace.atomic import atomic_write, fsync_dirs, remove_file, temp_path_for
-from patchwright.workspace.errors import TransactionError
+from patchwright.workspace.errors import TransactionError, UntrustedJournalError
+from patchwright.workspace.journaltrust import Verifier, check_consumes
 
 __all__ = [
     "Recovery",
@@ -22,6 +28,7 @@ __all__ = [
     "recover",
     "recover_all",
     "restore_old",
+    "scan_undo",
     "undo_entries",
 ]
 
@@ -64,15 +71,26 @@ def restore_old(root: Path, folder: Path, manifest: jr.Manifest) -> list[str]:
     return changed
 
 
-def finish_undo(root: Path, folder: Path | None, manifest: jr.Manifest | None) -> None:
+def finish_undo(
+    root: Path, folder: Path | None, manifest: jr.Manifest | None,
+    verifier: Verifier | None = None,
+) -> None:  # fmt: skip
     """Complete an undo transaction past its commit point: drop the entries it consumed and
-    the folders those entries had created (when now empty)."""
+    the folders those entries had created (when now empty). A consumed entry that is not a
+    trusted entry of ``.patchwright/undo/`` is left alone."""
+    verifier = verifier or Verifier(root, check_git=False)
+    if manifest is not None:
+        check_consumes(verifier.root, manifest)
     emptied: list[str] = []
     for entry in manifest.consumes if manifest is not None else []:
         entry_dir = jr.undo_dir(root) / entry
-        with contextlib.suppress(TransactionError):
-            consumed = jr.read_manifest(entry_dir)
-            emptied.extend(consumed.created_dirs if consumed else [])
+        if not entry_dir.exists():
+            continue
+        try:
+            consumed = verifier.manifest(entry_dir)
+        except (UntrustedJournalError, TransactionError):
+            continue
+        emptied.extend(consumed.created_dirs)
         jr.discard(entry_dir)
     for rel in sorted(set(emptied), key=lambda r: r.count("/"), reverse=True):
         with contextlib.suppress(OSError):
@@ -82,22 +100,52 @@ def finish_undo(root: Path, folder: Path | None, manifest: jr.Manifest | None) -
 
 
 def prune(root: Path, keep: int) -> None:
-    entries = undo_entries(root)
-    for name in entries[: max(0, len(entries) - keep)]:
+    """Drop the oldest trusted undo entries beyond ``keep`` (others are not counted)."""
+    if len(undo_entries(root)) <= keep:
+        return
+    trusted, _ = scan_undo(root)
+    for name, _manifest in trusted[: max(0, len(trusted) - keep)]:
         jr.discard(jr.undo_dir(root) / name, durable=False)
 
 
 def undo_entries(root: Path) -> list[str]:
-    """Names of committed undo entries, oldest first."""
+    """Names of the folders under ``.patchwright/undo/`` (trusted or not), oldest first."""
     try:
         with os.scandir(jr.undo_dir(Path(root))) as it:
-            return sorted(e.name for e in it if e.is_dir() and not e.name.startswith("."))
+            return sorted(
+                e.name for e in it
+                if e.is_dir(follow_symlinks=False) and not e.name.startswith(".")
+            )  # fmt: skip
     except FileNotFoundError:
         return []
 
 
-def _recover_one(root: Path, folder: Path) -> str | None:
+def scan_undo(root: Path) -> tuple[list[tuple[str, jr.Manifest]], list[str]]:
+    """The undo entries patchwright may use, oldest first, with their manifests; and one
+    line per entry it ignores (symlinked, tracked by git, unsigned, escaping)."""
+    root = Path(root).resolve()
+    udir = jr.undo_dir(root)
+    try:
+        with os.scandir(udir) as it:
+            names = sorted(e.name for e in it if e.is_dir() and not e.name.startswith("."))
+    except (FileNotFoundError, NotADirectoryError):
+        return [], []
+    verifier = Verifier(root)
+    trusted: list[tuple[str, jr.Manifest]] = []
+    ignored: list[str] = []
+    for name in names:
+        try:
+            trusted.append((name, verifier.manifest(udir / name)))
+        except (UntrustedJournalError, TransactionError) as exc:
+            why = exc if isinstance(exc, UntrustedJournalError) else UntrustedJournalError(exc)
+            ignored.append(verifier.ignored(udir / name, why))
+    return trusted, ignored
+
+
+def _recover_one(verifier: Verifier, folder: Path) -> str | None:
+    root = verifier.root
     name = folder.name
+    verifier.screen(folder)
     if name.startswith(jr.TRASH_PREFIX):
         shutil.rmtree(folder, ignore_errors=True)
         return None
@@ -106,13 +154,10 @@ def _recover_one(root: Path, folder: Path) -> str | None:
     if name.startswith(jr.TMP_PREFIX):
         jr.discard(folder)
         return None
-    manifest = jr.read_manifest(folder)
+    manifest = verifier.manifest(folder)
     if name.endswith(jr.DONE_SUFFIX):
-        finish_undo(root, folder, manifest)
+        finish_undo(root, folder, manifest, verifier)
         return f"finished interrupted undo {name.removesuffix(jr.DONE_SUFFIX)}"
-    if manifest is None:
-        jr.discard(folder)
-        return None
     restored = restore_old(root, folder, manifest)
     jr.discard(folder)
     files = ", ".join(restored) if restored else "no file had changed yet"
@@ -121,11 +166,13 @@ def _recover_one(root: Path, folder: Path) -> str | None:
 
 @dataclass
 class Recovery:
-    """What :func:`recover_all` did: one line per transaction finished or rolled back, and
-    one per journal it could not use (its files may be half-written)."""
+    """What :func:`recover_all` did: one line per transaction finished or rolled back, one
+    per journal it could not use (its files may be half-written), and one per journal it
+    ignored because patchwright cannot trust it (left in place, nothing it names touched)."""
 
     done: list[str] = field(default_factory=list)
     failed: list[str] = field(default_factory=list)
+    ignored: list[str] = field(default_factory=list)
 
 
 def recover_all(root: Path) -> Recovery:
@@ -133,15 +180,21 @@ def recover_all(root: Path) -> Recovery:
 
     Interrupted transactions are rolled back (all-old); undo transactions past their commit
     point are completed (all-new). Journals held by a live process are left alone; a
-    journal that cannot be read or restored is left in place and reported as failed.
+    journal that cannot be read or restored is left in place and reported as failed; one
+    patchwright cannot trust (see :mod:`patchwright.workspace.journaltrust`) is reported as
+    ignored and left in place.
     """
     root = Path(root).resolve()
     result = Recovery()
+    verifier = Verifier(root)
     jdir = jr.journal_dir(root)
     if jdir.is_dir():
         for folder in sorted(p for p in jdir.iterdir() if p.is_dir()):
             try:
-                message = _recover_one(root, folder)
+                message = _recover_one(verifier, folder)
+            except UntrustedJournalError as exc:
+                result.ignored.append(verifier.ignored(folder, exc))
+                continue
             except TransactionError as exc:
                 result.failed.append(f"could not recover {folder.name}: {exc}")
                 continue
@@ -151,7 +204,9 @@ def recover_all(root: Path) -> Recovery:
     if udir.is_dir():
         for folder in udir.iterdir():
             if folder.name.startswith(jr.TRASH_PREFIX):
-                shutil.rmtree(folder, ignore_errors=True)
+                with contextlib.suppress(UntrustedJournalError):
+                    verifier.screen(folder)
+                    shutil.rmtree(folder, ignore_errors=True)
     return result
 
 

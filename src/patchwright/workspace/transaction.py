@@ -26,9 +26,11 @@ from pathlib import Path
 from types import TracebackType
 
 from patchwright.workspace import journal as jr
+from patchwright.workspace import journalkey
 from patchwright.workspace.atomic import atomic_write_many, fsync_dir, fsync_dirs, remove_file
 from patchwright.workspace.errors import PathEscapeError, TransactionError
 from patchwright.workspace.exclude import ensure_patchwright_excluded
+from patchwright.workspace.journaltrust import redirected_state_dir
 from patchwright.workspace.paths import confine
 from patchwright.workspace.recovery import (
     finish_undo,
@@ -90,6 +92,7 @@ class Transaction:
         self._dir: Path | None = None
         self._lock_fd: int | None = None
         self._label = ""
+        self._mac_key: bytes | None = None  # this user's journal key, read at the first journal
 
     # -- public API -------------------------------------------------------------------
 
@@ -215,7 +218,15 @@ class Transaction:
         )
 
     def _new_journal(self) -> tuple[Path, bool]:
-        """A locked, not yet visible journal folder (``.tmp-<id>``; recovery discards those)."""
+        """A locked, not yet visible journal folder (``.tmp-<id>``; recovery discards those).
+        Reads (or creates) the journal key first: an unsigned journal would never recover."""
+        self._mac_key = journalkey.load_key(create=True)
+        redirected = redirected_state_dir(self.root)
+        if redirected is not None:
+            raise TransactionError(
+                f"{redirected} is a symbolic link (to {redirected.resolve()}); patchwright keeps "
+                "its journal only in a real folder inside the repository"
+            )
         jdir = jr.journal_dir(self.root)
         created = not jdir.is_dir()
         jdir.mkdir(parents=True, exist_ok=True)
@@ -228,8 +239,9 @@ class Transaction:
 
     def _publish_journal(self, tmp: Path, jdir_created: bool, manifest: jr.Manifest) -> None:
         """Write the first manifest, then make the journal visible and durable in one rename."""
+        assert self._mac_key is not None
         with (tmp / jr.MANIFEST).open("wb") as handle:
-            handle.write(manifest.to_json())
+            handle.write(jr.signed_json(manifest, self._mac_key))
             handle.flush()
             os.fsync(handle.fileno())
         fsync_dir(tmp)
@@ -287,7 +299,7 @@ class Transaction:
         if self._dir is None:
             self._publish_journal(folder, jdir_created, manifest)
         else:
-            jr.write_manifest(folder, manifest)
+            jr.write_manifest(folder, manifest, self._mac_key)
         self._records, self._created_dirs, self._pack_size = records, manifest.created_dirs, offset
         return todo
 

@@ -6,6 +6,11 @@ every file still holds what patchwright wrote — the same bytes and the same mo
 ``chmod`` is a user edit too) — walking the entries newest first, refuses and names the
 files the user changed since — unless ``force`` — and then restores the old contents and
 modes in one transaction of its own, which consumes the entries at its commit point.
+
+Only entries patchwright can trust are offered or undone (signed with this user's journal
+key, not tracked by git, every path inside the repository: see
+:mod:`patchwright.workspace.journaltrust`); :func:`ignored_undo` says which others were
+skipped.
 """
 
 from __future__ import annotations
@@ -18,10 +23,10 @@ from pathlib import Path
 
 from patchwright.workspace import journal as jr
 from patchwright.workspace.errors import UndoConflictError, UndoError
-from patchwright.workspace.recovery import recover, undo_entries
+from patchwright.workspace.recovery import recover, scan_undo
 from patchwright.workspace.transaction import Change, _new_undo_transaction
 
-__all__ = ["UndoConflictError", "UndoEntry", "UndoError", "list_undo", "undo"]
+__all__ = ["UndoConflictError", "UndoEntry", "UndoError", "ignored_undo", "list_undo", "undo"]
 
 
 @dataclass(frozen=True)
@@ -34,22 +39,18 @@ class UndoEntry:
     files: list[str]
 
 
-def _load(root: Path, name: str) -> jr.Manifest:
-    manifest = jr.read_manifest(jr.undo_dir(root) / name)
-    if manifest is None:
-        raise UndoError(f"undo entry {name} has no manifest; delete .patchwright/undo/{name}")
-    return manifest
-
-
 def list_undo(root: Path) -> list[UndoEntry]:
-    """The undoable changes, newest first."""
-    root = Path(root).resolve()
-    entries = []
-    for name in reversed(undo_entries(root)):
-        manifest = _load(root, name)
-        files = [record.path for record in manifest.files]
-        entries.append(UndoEntry(name, manifest.label, manifest.created, files))
-    return entries
+    """The undoable changes, newest first (trusted entries only)."""
+    trusted, _ = scan_undo(root)
+    return [
+        UndoEntry(name, manifest.label, manifest.created, [r.path for r in manifest.files])
+        for name, manifest in reversed(trusted)
+    ]
+
+
+def ignored_undo(root: Path) -> list[str]:
+    """One line per undo entry patchwright will not use, saying which and why."""
+    return scan_undo(root)[1]
 
 
 # A file's state for undo: None (absent), or (sha256, mode bits; None = not recorded).
@@ -79,15 +80,17 @@ def _difference(current: State, expected: State) -> str | None:
     return None
 
 
-def _plan(root: Path, names: list[str]) -> tuple[dict[str, Change], dict[str, str]]:
+def _plan(
+    root: Path, entries: list[tuple[str, jr.Manifest]]
+) -> tuple[dict[str, Change], dict[str, str]]:
     """Targets (oldest state per file) and conflicting files with how each changed,
     walking newest → oldest."""
     state: dict[str, State] = {}
     targets: dict[str, Change] = {}
     conflicts: dict[str, str] = {}
-    for name in names:
+    for name, manifest in entries:
         folder = jr.undo_dir(root) / name
-        for record in _load(root, name).files:
+        for record in manifest.files:
             path = record.path
             current = state[path] if path in state else _current(root / path)
             expected: State = (record.new_sha or "", record.new_mode) if record.new_exists else None
@@ -112,13 +115,14 @@ def undo(root: Path, n: int = 1, *, force: bool = False) -> list[str]:
     if n < 1:
         raise UndoError(f"N must be at least 1 (got {n})")
     recover(root)
-    available = list(reversed(undo_entries(root)))
+    available = list(reversed(scan_undo(root)[0]))
     if not available:
         raise UndoError("nothing to undo: patchwright has no recorded changes in this repository")
     if n > len(available):
         raise UndoError(f"cannot undo {n} changes: only {len(available)} recorded")
-    names = available[:n]
-    targets, conflicts = _plan(root, names)
+    chosen = available[:n]
+    names = [name for name, _manifest in chosen]
+    targets, conflicts = _plan(root, chosen)
     if conflicts and not force:
         named = ", ".join(f"{path} ({how})" for path, how in sorted(conflicts.items()))
         raise UndoConflictError(
