@@ -52,6 +52,33 @@ def test_over_the_budget_is_caught_and_named(tmp_path: Path) -> None:
     assert sorted(Path(w.path).name for w in watch.written) == ["a", "b", "c"]
 
 
+def write(path: Path, size: int) -> None:
+    with path.open("wb") as handle:
+        handle.write(b"w" * size)
+        os.fsync(handle.fileno())
+
+
+def test_admit_lets_in_what_fits_and_turns_down_the_rest(tmp_path: Path) -> None:
+    watch = DiskWatch([tmp_path], budget=1024 * KiB)
+    assert watch.admit(600 * KiB)
+    write(tmp_path / "a", 600 * KiB)
+    assert not watch.admit(600 * KiB)
+    assert watch.exceeded and watch.refused == 600 * KiB
+    assert [Path(w.path).name for w in watch.written] == ["a"]
+
+
+def test_space_others_free_meanwhile_does_not_widen_the_budget(tmp_path: Path) -> None:
+    area, elsewhere = tmp_path / "area", tmp_path / "elsewhere.bin"
+    area.mkdir()
+    write(elsewhere, 64 * 1024 * KiB)
+    watch = DiskWatch([area], budget=1024 * KiB)
+    elsewhere.unlink()  # someone else frees 64 MiB: the free space alone now hides our files
+    write(area / "a", 600 * KiB)
+    watch._next_count = 0.0  # the periodic recount, due now
+    assert not watch.check()
+    assert not watch.admit(600 * KiB) and watch.exceeded
+
+
 def test_sizes_and_lists_read_plainly(tmp_path: Path) -> None:
     assert [human(n) for n in (7, 12 * KiB, 900 * KiB**2, 2 * KiB**3)] == [
         "7 B",

@@ -1,18 +1,20 @@
-"""The disk budget: how much space one command's files may take, watched while it runs.
+"""The disk budget's accounting: how much space one command's files take, watched while
+it runs.
 
 ``RLIMIT_FSIZE`` caps one file; nothing caps many (three ``fallocate -l 900M`` are 2.7 GB
-in a second). The watchdog polls the free space of the filesystems holding the writable
-areas (the repository and the private TMPDIR) — one ``statvfs`` each, cheap enough to run
-every few tens of milliseconds. Free space falls for everyone's writes, so a fall past the
-budget is then confirmed by adding up what *this* command wrote: files in the writable
-areas changed since it started, plus files its processes hold open (deleted ones too).
-What the confirmation cannot attribute to the command is someone else's and is not
-counted again.
+in a second). The watch polls the free space of the filesystems holding the writable
+areas (the repository and the private TMPDIR) — one ``statvfs`` each, every 3 ms, in its
+own thread. Free space falls for everyone's writes, so a fall past the budget is then
+confirmed, with the run frozen, by adding up what *this* command wrote: files in the
+writable areas changed since it started, plus files its processes hold open (deleted ones
+too). What the count cannot attribute to the command is someone else's (or, below zero,
+space someone else freed) and is allowed for until the next count.
 
-The watch runs in its own thread every few milliseconds (a ``statvfs`` costs microseconds),
-so that even ``fallocate`` — 900 MB in about 5 ms — is stopped within a file or two of the
-budget. The budget is on space in use at any moment (what fills a disk), not on bytes
-passed to ``write``: a file rewritten in place counts once.
+Writes move data at memory speed, so the freeze lands a few megabytes past the budget. A
+``fallocate`` is one call that takes a gigabyte in half a millisecond, faster than any
+poll: ``admit`` judges each one before it runs (``fallocgate``). The budget is on space in
+use at any moment (what fills a disk), not on bytes passed to ``write``: a file rewritten
+in place counts once.
 """
 
 from __future__ import annotations
@@ -65,10 +67,12 @@ class DiskWatch:
         for area in self.areas:
             self._devices.setdefault(area.stat().st_dev, area)
         self._free0 = {dev: _free(path) for dev, path in self._devices.items()}
-        self._others = 0  # space taken meanwhile that was not this run's
+        self._others = 0  # space others took (or, below zero, freed) meanwhile, at the last count
         self._next_count = time.monotonic() + _RECOUNT_EVERY
+        self._lock = threading.Lock()
         self.exceeded = False
         self.written: list[Written] = []
+        self.refused = 0  # the request ``admit`` turned down, in bytes
 
     def start(
         self,
@@ -114,23 +118,46 @@ class DiskWatch:
         ``suspend`` (which returns the function that lets it go on); besides, the count
         is redone now and then (at most 5% of the time), since someone else deleting
         files at the same moment can hide the fall."""
-        if self.exceeded:
-            return True
-        drop = self._drop()
-        fell = drop - self._others > self.budget
-        if not fell and time.monotonic() < self._next_count:
+        with self._lock:
+            if self.exceeded:
+                return True
+            drop = self._drop()
+            fell = drop - self._others > self.budget
+            if not fell and time.monotonic() < self._next_count:
+                return False
+            resume = suspend() if fell and suspend is not None else _nothing
+            total, found = self._count(drop, pids)
+            if total > self.budget:
+                self.exceeded, self.written = True, found
+                return True
+            resume()
             return False
-        resume = suspend() if fell and suspend is not None else _nothing
+
+    def admit(self, size: int, pids: Callable[[], Iterable[int]] = tuple) -> bool:
+        """Whether ``size`` more bytes fit the budget; when not, the run is over it.
+
+        The free space decides while there is room; near the budget the files are counted."""
+        with self._lock:
+            if self.exceeded:
+                return False
+            drop = self._drop()
+            if drop - self._others + size <= self.budget:
+                return True
+            total, found = self._count(drop, pids)
+            if total + size <= self.budget:
+                return True
+            self.exceeded, self.written, self.refused = True, found, size
+            return False
+
+    def _count(self, drop: int, pids: Callable[[], Iterable[int]]) -> tuple[int, list[Written]]:
+        """The run's files and their total now; what the free space says beyond that is
+        others' (kept, signed, until the next count)."""
         started = time.monotonic()
         found = self.collect(pids())
         self._next_count = time.monotonic() + max(_RECOUNT_EVERY, 20 * (time.monotonic() - started))
         total = sum(w.bytes for w in found)
-        if total > self.budget:
-            self.exceeded, self.written = True, found
-            return True
-        resume()
-        self._others = max(drop - total, 0)
-        return False
+        self._others = drop - total
+        return total, found
 
     def collect(self, pids: Iterable[int] = ()) -> list[Written]:
         """Files changed since the run started, in the areas or held open by ``pids``."""

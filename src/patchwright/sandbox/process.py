@@ -17,7 +17,8 @@ from pathlib import Path
 
 from patchwright.sandbox import cgroup as cgroups
 from patchwright.sandbox.capture import HeadTail
-from patchwright.sandbox.diskwatch import DiskWatch, Written
+from patchwright.sandbox.diskbudget import DiskBudget, Settled
+from patchwright.sandbox.diskwatch import Written
 from patchwright.sandbox.envbuild import SANDBOX_TOKEN_VAR
 from patchwright.sandbox.procs import RunTracker
 from patchwright.sandbox.result import Limits
@@ -41,6 +42,8 @@ class RawRun:
     process_limit_hit: bool
     disk_limit_hit: bool = False
     written: tuple[Written, ...] = ()
+    removed: tuple[str, ...] = ()  # the files it created, removed after a disk-limit stop
+    refused: int = 0  # the bytes of the ``fallocate`` the disk budget refused
 
 
 def _user_task_count(uid: int) -> int:
@@ -71,7 +74,9 @@ def _rlimits(limits: Limits, use_nproc: bool) -> list[tuple[int, int, int]]:
     return pairs
 
 
-def _preexec(pairs: list[tuple[int, int, int]], group: Path | None) -> Callable[[], None]:
+def _preexec(
+    pairs: list[tuple[int, int, int]], group: Path | None, last: Callable[[], None]
+) -> Callable[[], None]:
     def apply() -> None:  # runs in the child between fork and exec: keep it minimal
         if group is not None:
             cgroups.join(group)
@@ -81,6 +86,7 @@ def _preexec(pairs: list[tuple[int, int, int]], group: Path | None) -> Callable[
                 soft, hard = min(soft, cur_hard), min(hard, cur_hard)
             resource.setrlimit(res, (soft, hard))
         signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        last()
 
     return apply
 
@@ -110,7 +116,7 @@ class _Run:
             self.killed_by = reason
         self.tracker.kill(grace=grace)
 
-    def watch_disk(self, disk: DiskWatch) -> Callable[[], None]:
+    def watch_disk(self, disk: DiskBudget) -> Callable[[], None]:
         """Start the disk budget's watch over this run; return the function that stops it."""
         return disk.start(
             lambda: self.tracker.members(deep=False), lambda: self.kill("disk-limit"), self.suspend
@@ -149,23 +155,31 @@ def run_process(
     """Run ``argv`` and supervise it until it and everything it started are gone.
 
     With ``limits.disk_bytes`` set, what the run writes to ``write_areas`` (and files its
-    processes hold open) is watched against that budget."""
+    processes hold open) is held to that budget (``diskbudget``); past it, the run is
+    stopped and the files it created there are removed."""
     group = cgroups.create(token, limits.processes) if limits.processes and use_cgroup else None
     use_nproc = group is None and os.geteuid() != 0
     watchdog_cap = limits.processes if group is None else None
-    disk = DiskWatch(write_areas, limits.disk_bytes) if limits.disk_bytes else None
+    disk = DiskBudget(write_areas, limits.disk_bytes) if limits.disk_bytes else None
     start = time.monotonic()
-    proc = subprocess.Popen(
-        list(argv),
-        cwd=cwd,
-        env=env,
-        stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-        close_fds=True,
-        preexec_fn=_preexec(_rlimits(limits, use_nproc), group),
-    )
+    try:
+        proc = subprocess.Popen(
+            list(argv),
+            cwd=cwd,
+            env=env,
+            stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            close_fds=True,
+            preexec_fn=_preexec(
+                _rlimits(limits, use_nproc), group, disk.child_setup if disk else _nothing
+            ),
+        )
+    except BaseException:
+        if disk is not None:
+            disk.abandon()
+        raise
     run = _Run(proc, token, group)
     out, err = HeadTail(limits.output_bytes), HeadTail(limits.output_bytes)
     if stdin is not None:
@@ -181,12 +195,23 @@ def run_process(
         hit = group is not None and cgroups.limit_hit(group)
         if group is not None:
             cgroups.remove(group)
+        disk_end = disk.settle() if disk is not None else Settled(False)  # also on Ctrl-C
     code, killed_by = _exit_status(proc.returncode, run.killed_by)
-    over_disk = disk is not None and disk.check()
-    written = tuple(disk.collect()) if disk is not None and over_disk else ()
     hit = hit or killed_by == "process-limit"
     seconds = time.monotonic() - start
-    return RawRun(code, out, err, timed_out, killed_by, seconds, hit, over_disk, written)
+    return RawRun(
+        code,
+        out,
+        err,
+        timed_out,
+        killed_by,
+        seconds,
+        hit,
+        disk_limit_hit=disk_end.exceeded,
+        written=disk_end.written,
+        removed=disk_end.removed,
+        refused=disk_end.refused,
+    )
 
 
 def _exit_status(code: int | None, we_killed: str | None) -> tuple[int | None, str | None]:

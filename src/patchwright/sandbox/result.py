@@ -19,13 +19,15 @@ class Limits:
     ``output_bytes`` caps what is kept of each of stdout and stderr (head + tail).
     ``kill_grace`` is how long a timed-out command gets between SIGTERM and SIGKILL.
     ``disk_bytes`` is the disk budget: how much space the files the command writes (in the
-    repository, its private TMPDIR, or held open) may take together; a watchdog stops the
-    command past it (``blocked_by: disk-limit``).
+    repository, its private TMPDIR, or held open) may take together; a ``fallocate`` past it
+    is refused and a write past it is caught, the command is stopped
+    (``blocked_by: disk-limit``) and the files it created are removed. ``file_size_bytes``
+    (``RLIMIT_FSIZE``) caps one file; by default it is as large as the default budget.
     """
 
     cpu_seconds: int | None = 600
     address_space_bytes: int | None = 8 * 1024**3
-    file_size_bytes: int | None = 1024**3
+    file_size_bytes: int | None = DEFAULT_DISK_BYTES
     processes: int | None = 512
     open_files: int | None = 1024
     output_bytes: int = 256 * 1024
@@ -57,8 +59,9 @@ class ExecResult:
     ``"read-only-path"``, ``"hidden-path"``, ``"process-limit"``, ``"disk-limit"``...) so
     that the model is told the truth instead of guessing that a tool is broken.
     ``written`` lists the files (relative to the repository where inside it) a command
-    stopped by its disk budget had written; it is not part of ``to_json`` (the stderr note
-    names them).
+    stopped by its disk budget had written, and ``removed`` those of its files that were
+    removed after it because it created them (the others were there before and are left);
+    neither is part of ``to_json`` (the stderr note names them).
     """
 
     exit_code: int | None
@@ -70,6 +73,7 @@ class ExecResult:
     seconds: float = 0.0
     killed_by: str | None = None
     written: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -85,5 +89,6 @@ class ExecResult:
         data = self.to_dict()
         data.pop("killed_by")
         data.pop("written")
+        data.pop("removed")
         data["seconds"] = round(self.seconds, 3)
         return json.dumps(data)

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from patchwright.sandbox import cgroup as cgroups
-from patchwright.sandbox import diagnose, diskwatch, isolation
+from patchwright.sandbox import diagnose, diskbudget, diskwatch, isolation
 from patchwright.sandbox.bwrap import Wrapped, bwrap_argv
 from patchwright.sandbox.envbuild import build_env
 from patchwright.sandbox.isolation import Isolation, Requested
@@ -144,7 +144,7 @@ class Sandbox:
             disk_limit_hit=raw.disk_limit_hit,
         )
         notes = [diagnose.explain(rule)] if rule is not None else []
-        if raw.written:
+        if raw.disk_limit_hit:
             notes.append(self._disk_note(raw))
         if raw.timed_out:
             notes.append(f"patchwright sandbox: killed after the {timeout:g} s timeout")
@@ -161,16 +161,12 @@ class Sandbox:
             seconds=raw.seconds,
             killed_by=raw.killed_by,
             written=tuple(diskwatch.relative(w.path, self.root) for w in raw.written),
+            removed=tuple(diskwatch.relative(path, self.root) for path in raw.removed),
         )
 
     def _disk_note(self, raw: RawRun) -> str:
-        total = sum(w.bytes for w in raw.written)
-        budget = self.limits.disk_bytes or 0
-        return (
-            f"patchwright sandbox: the command's files took {diskwatch.human(total)}, over its"
-            f" disk budget of {diskwatch.human(budget)}; files it wrote (still on disk, delete"
-            f" what you do not need): {diskwatch.describe(raw.written, self.root)}"
-        )
+        settled = diskbudget.Settled(True, raw.written, raw.removed, raw.refused)
+        return diskbudget.note(settled, self.limits.disk_bytes or 0, self.root)
 
     def _refusal(self, cmd: str | Sequence[str]) -> ExecResult | None:
         verdict = classify(cmd, self.root)
