@@ -131,9 +131,13 @@ def test_files_that_were_there_before_are_left_and_named(
         "fallocate -l 90M data.bin; mkdir -p out/deep; fallocate -l 90M out/deep/new.bin;"
         " : > out/empty; fallocate -l 90M out/more.bin; echo done"
     )
-    result = sandbox.run(line, timeout=60)
+    try:
+        result = sandbox.run(line, timeout=60)
+        size = (repo / "data.bin").stat().st_size
+    finally:
+        (repo / "data.bin").unlink()
     assert result.blocked_by == "disk-limit" and "done" not in result.stdout
-    assert (repo / "data.bin").stat().st_size == 90 * MiB  # changed, but not ours to delete
+    assert size == 90 * MiB  # changed, but not ours to delete
     assert not (repo / "out").exists()  # created: the files, then the emptied folders
     assert "left on disk (they were there when it started): data.bin (90 MiB)" in result.stderr
     assert "out/deep/new.bin (90 MiB)" in result.stderr and "2 empty files" in result.stderr
