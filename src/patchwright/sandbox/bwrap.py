@@ -81,9 +81,9 @@ def _both_names(path: Path) -> list[Path]:
     """``path`` as given (absolute) and where its symlinks lead, when that exists."""
     try:
         real = path.resolve()
-    except (OSError, RuntimeError):
-        return []
-    if not real.exists():
+        if not real.exists():
+            return []
+    except (OSError, RuntimeError):  # a loop, or a folder this user may not enter
         return []
     given = Path(os.path.abspath(path))
     return [given, real] if given != real else [real]

@@ -47,7 +47,10 @@ def venv_dirs(root: Path, env: Mapping[str, str]) -> list[Path]:
 
 
 def _is_venv(path: Path) -> bool:
-    return (path / "pyvenv.cfg").is_file() or (path / "bin" / "python").exists()
+    try:
+        return (path / "pyvenv.cfg").is_file() or (path / "bin" / "python").exists()
+    except OSError:  # a folder this user may not enter
+        return False
 
 
 def _base_interpreters(venv: Path) -> Iterator[Path]:
