@@ -205,8 +205,11 @@ def _serve_one(listener: int, admit: Admit, on_refused: Callable[[], None]) -> N
     if error == _REFUSED:  # stop the run while the caller still waits, then answer
         on_refused()
         error = errno.ENOSPC
+    flags = 0
+    if error == _CONTINUE:  # admitted, but we could not take its file: the kernel does it
+        error, flags = 0, _FLAG_CONTINUE
     with contextlib.suppress(OSError):
-        fcntl.ioctl(listener, _NOTIF_SEND, bytearray(_RESP.pack(nid, 0, -error, 0)), True)
+        fcntl.ioctl(listener, _NOTIF_SEND, bytearray(_RESP.pack(nid, 0, -error, flags)), True)
 
 
 @dataclass(frozen=True)
@@ -220,6 +223,8 @@ class _Request:
 
 
 _REFUSED = -1  # answered ENOSPC, and the run is told (a full disk's ENOSPC is not)
+_CONTINUE = -2  # let the kernel run the call (SECCOMP_USER_NOTIF_FLAG_CONTINUE)
+_FLAG_CONTINUE = 1
 
 
 def _answer(listener: int, req: _Request, admit: Admit) -> int:
@@ -231,8 +236,13 @@ def _answer(listener: int, req: _Request, admit: Admit) -> int:
         return errno.ESRCH
     try:
         theirs = _libc.syscall(_SYS_PIDFD_GETFD, pidfd, req.fd, 0)
+        if theirs < 0 and ctypes.get_errno() != errno.EBADF:
+            # not allowed to take its file (a ptrace policy): judge by the length alone
+            if req.length > 0 and not req.mode & _FREEING and not admit(req.length):
+                return _REFUSED
+            return _CONTINUE
         if theirs < 0:
-            return ctypes.get_errno() or errno.EBADF
+            return errno.EBADF
     finally:
         os.close(pidfd)
     try:
