@@ -36,6 +36,8 @@ class ModelSettings(_Section):
     max_calls: int | None = None
     timeout: float = 600.0
     cooldown_seconds: float = 1200.0
+    # first attempts: greedy unless set; retries and extra candidates sample (docs/models.md)
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
     keys: dict[str, list[str]] = Field(default_factory=dict)
     catalog: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
@@ -151,6 +153,7 @@ def _merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
 _ENV_KEYS = {
     "PATCHWRIGHT_MODEL": ("model", "name"),
     "PATCHWRIGHT_MAX_COST": ("model", "max_cost"),
+    "PATCHWRIGHT_TEMPERATURE": ("model", "temperature"),
     "PATCHWRIGHT_TEST_CMD": ("run", "test_cmd"),
     "PATCHWRIGHT_GIT_RUN_HOOKS": ("git", "run_hooks"),
 }

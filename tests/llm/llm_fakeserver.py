@@ -10,6 +10,8 @@ short. Behaviours are queued (``server.plan(...)``) or chosen per key
 from __future__ import annotations
 
 import json
+import random
+import re
 import threading
 import time
 from collections import deque
@@ -37,6 +39,10 @@ class FakeState:
     retry_after: str = "7"
     hang_seconds: float = 1.0
     reject_tools: bool = False
+    # a sampling server: with variants, temperature 0 answers the first, any other (or none:
+    # the server's default, 0.8 as llama.cpp's) a random one, like a real sampler
+    variants: list[str] = field(default_factory=list)
+    default_temperature: float = 0.8
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -117,7 +123,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.wfile.flush()
 
     def _pieces(self, body: dict[str, Any]) -> list[str]:
-        words = [w + " " for w in self.server.state.text.split()]
+        state = self.server.state
+        if state.variants:
+            given = body.get("temperature", body.get("options", {}).get("temperature"))
+            temperature = state.default_temperature if given is None else float(given)
+            text = state.variants[0] if temperature == 0 else random.choice(state.variants)
+            return re.findall(r"\S+\s*|\s+", text)
+        words = [w + " " for w in state.text.split()]
         limit = body.get("max_tokens") or body.get("max_completion_tokens") or len(words)
         return words[: int(limit)]
 
@@ -167,7 +179,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("content-type", "application/x-ndjson")
         self.end_headers()
         base = {"model": body.get("model"), "created_at": "2026-01-01T00:00:00Z"}
-        pieces = self._pieces({"max_tokens": body.get("options", {}).get("num_predict")})
+        options = body.get("options", {})
+        pieces = self._pieces({"max_tokens": options.get("num_predict"), "options": options})
         if behaviour == "tool":
             call = {"function": {"name": "read_file", "arguments": {"path": "a.py"}}}
             lines = [{"role": "assistant", "content": "", "tool_calls": [call]}]
@@ -283,6 +296,7 @@ class FakeServer:
             self.state.per_key.clear()
             self.state.log.clear()
             self.state.reject_tools = False
+            self.state.variants.clear()
             defaults = FakeState()
             self.state.text = defaults.text
             self.state.retry_after = defaults.retry_after

@@ -46,6 +46,7 @@ def build_model(
         catalog=model.catalog,
         timeout=model.timeout,
         cooldown_seconds=model.cooldown_seconds,
+        temperature=model.temperature,
         on_event=on_event,
     )
 

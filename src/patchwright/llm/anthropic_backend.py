@@ -123,8 +123,8 @@ class AnthropicModel:
         }
         if system:
             params["system"] = system
-        if temperature is not None:
-            params["temperature"] = temperature
+        if temperature is not None:  # only where the catalog says the endpoint takes one
+            params["extra_body"] = {"temperature": temperature}
         specs = normalize_tools(tools)
         if specs:
             params["tools"] = [

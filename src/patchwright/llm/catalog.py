@@ -29,6 +29,7 @@ class ModelInfo:
     tools: bool = False
     caching: bool = False
     vision: bool = False
+    temperature: bool = True  # accepts a sampling temperature (reasoning models do not)
     description: str = ""
 
     @property
@@ -74,7 +75,7 @@ def _coerce(spec: str, data: Mapping[str, Any], base: ModelInfo | None) -> Model
                 changes[key] = int(value)
             elif key in {"input", "output", "cached_input", "cache_write"}:
                 changes[key] = None if value is None else float(value)
-            elif key in {"tools", "caching", "vision"}:
+            elif key in {"tools", "caching", "vision", "temperature"}:
                 changes[key] = bool(value)
             else:
                 changes[key] = str(value)

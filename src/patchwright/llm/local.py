@@ -290,7 +290,7 @@ class LocalModel:
             stream = llm.create_chat_completion(
                 messages=[dict(m) for m in msgs],
                 max_tokens=budget,
-                temperature=0.2 if temperature is None else temperature,
+                temperature=0.0 if temperature is None else temperature,
                 stream=True,
             )
             for chunk in stream:

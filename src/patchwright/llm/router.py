@@ -52,6 +52,7 @@ class CallRecord:
     seconds: float
     estimated_cost: float
     estimated_tokens: int
+    temperature: float | None = None  # what was sent; None: the provider's own sampling
 
 
 @dataclass
@@ -133,6 +134,7 @@ class Router:
         backoff_initial: float = 0.5,
         backoff_max: float = 30.0,
         max_wait: float = 60.0,
+        temperature: float = 0.0,
         on_event: EventHook | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep,
@@ -147,6 +149,7 @@ class Router:
         self.backoff_initial = backoff_initial
         self.backoff_max = backoff_max
         self.max_wait = max_wait
+        self.temperature = temperature
         self.on_event = on_event
         self._clock = clock
         self._sleep = sleep
@@ -313,6 +316,7 @@ class Router:
         temperature: float | None,
     ) -> Reply:
         backend = cand.backend(index)
+        sent = self.sampling(cand.info, temperature)
         budget = max_tokens or min(DEFAULT_REPLY_BUDGET, max(256, cand.info.context_window // 4))
         est_tokens, est_cost = self._estimate(backend, cand.info, messages, tools, budget)
         retrying = Retrying(
@@ -334,12 +338,26 @@ class Router:
                     tools=tools,
                     on_token=on_token,
                     max_tokens=budget,
-                    temperature=temperature,
+                    temperature=sent,
                 )
-        return self._account(cand, index, reply, est_tokens, est_cost)
+        return self._account(cand, index, reply, est_tokens, est_cost, sent)
+
+    def sampling(self, info: ModelInfo, temperature: float | None) -> float | None:
+        """The temperature a call sends: the caller's, else the router's default (greedy
+        first attempts: 0 unless ``[model] temperature`` says otherwise) — always explicit,
+        so a backend's own default never decides; None only for a model that takes none."""
+        if not info.temperature:
+            return None
+        return self.temperature if temperature is None else temperature
 
     def _account(
-        self, cand: Candidate, index: int, reply: Reply, est_tokens: int, est_cost: float
+        self,
+        cand: Candidate,
+        index: int,
+        reply: Reply,
+        est_tokens: int,
+        est_cost: float,
+        temperature: float | None,
     ) -> Reply:
         u = reply.usage
         cost = reply.cost or cand.info.cost(u.prompt_tokens, u.completion_tokens, u.cached_tokens)
@@ -350,8 +368,11 @@ class Router:
         t.cost += cost
         t.seconds += reply.seconds
         self.calls.append(
-            CallRecord(cand.spec, cand.label(index), u, cost, reply.seconds, est_cost, est_tokens)
-        )
+            CallRecord(
+                cand.spec, cand.label(index), u, cost, reply.seconds, est_cost, est_tokens,
+                temperature,
+            )
+        )  # fmt: skip
         if self.record is not None:
             append_record(self.record, reply)
         return reply
