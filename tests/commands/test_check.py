@@ -93,3 +93,38 @@ def test_usage_errors_exit_2(tmp_path: Path) -> None:
     (tmp_path / "plain").mkdir()
     code, out = run("--repo", str(tmp_path / "plain"))
     assert code == 2 and "not a git repository" in out
+
+
+def test_a_gate_that_could_not_run_exits_3_never_ok(tmp_path: Path) -> None:
+    """Each tool that cannot give a verdict: mypy crashing on its config, ruff rejecting its
+    config, a test command that cannot start. None of them passes; the check exits 3."""
+    root = make_repo(tmp_path / "repo")
+    (root / "mypy.ini").write_text("[mypy]\nplugins = nonexistent_plugin\n")
+    (root / "calc.py").write_text(CALC + '\n\ny: int = "oops"\n')
+    code, out = run("--repo", str(root), "--json", "--test-cmd", "nonexistent-runner -q")
+    assert code == 3, out
+    payload = json.loads(out)
+    gates = {g["name"]: g for g in payload["gates"]}
+    assert payload["ok"] is False and payload["could_not_run"] == ["types", "tests"]
+    assert gates["types"]["status"] == "could_not_run" and gates["types"]["ok"] is False
+    assert "nonexistent_plugin" in gates["types"]["reason"]
+    assert gates["tests"]["status"] == "could_not_run"
+    assert "nonexistent-runner: command not found" in gates["tests"]["reason"]
+    assert gates["lint"]["status"] == "passed"
+
+    (root / "mypy.ini").unlink()
+    (root / "calc.py").write_text(CALC)
+    (root / "ruff.toml").write_text('[lint]\nselect = "F"\n')  # a config ruff rejects
+    code, out = run("--repo", str(root), "--test-cmd", "true")
+    assert code == 3, out
+    rows = {cells[0]: cells[1] for cells in _rows(out)}
+    assert rows["lint"] == "could not run" and rows["tests"] == "passed"
+    assert "could not run lint: could not lint: ruff exited 2" in " ".join(out.split())
+
+
+def test_a_failed_gate_outranks_one_that_could_not_run(tmp_path: Path) -> None:
+    root = make_repo(tmp_path / "repo")
+    (root / "calc.py").write_text("import os\nimport sys\n\n" + CALC)  # a new F401
+    code, out = run("--repo", str(root), "--json", "--test-cmd", "nonexistent-runner")
+    payload = json.loads(out)
+    assert code == 1 and payload["could_not_run"] == ["tests"], out

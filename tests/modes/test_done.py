@@ -241,11 +241,14 @@ def test_best_of_k_keeps_the_candidate_that_meets_the_criterion(
     assert (script_repo / "main.py").read_text() == MAIN_FIXED
 
 
-def test_an_already_green_test_command_is_noted(tmp_path: Path, script: Script, shop: Any) -> None:
+def test_an_already_green_test_command_cannot_prove_the_task(
+    tmp_path: Path, script: Script, shop: Any
+) -> None:
     repo = make_repo(tmp_path / "green", {"main.py": MAIN_FIXED, "check.py": "print('ok')\n"}, shop)
     replies = script([sr("main.py", "def add(a, b):", "def add(a, b):  # sum"), "docs: note"])
     code, out = run(repo, "Comment add in main.py", replies, "--test-cmd", "python3 check.py")
-    assert (code, out["outcome"]) == (0, "solved")
+    assert (code, out["outcome"]) == (4, "unverified")
+    assert out["criterion"]["already_met"] == ["python3 check.py"]
     assert any("already exits 0" in n for n in summary_of(repo)["notes"])
 
 

@@ -109,7 +109,7 @@ def test_missing_node_skips_with_the_reason(
     assert os.environ["PATH"] == str(empty)
 
 
-def test_missing_ruff_skips_with_the_reason(
+def test_missing_ruff_could_not_run(
     monkeypatch: pytest.MonkeyPatch, write: Callable[..., None],
     baseline: Callable[..., Baseline], check: Callable[..., Any],
 ) -> None:  # fmt: skip
@@ -122,5 +122,38 @@ def test_missing_ruff_skips_with_the_reason(
     base = baseline()
     write({"m.py": "import os\nx = 2\n"})
     result = check(base, ["m.py"], gates=GATE)["lint"]
-    assert result.status == "skipped"
-    assert result.reason == "ruff is not installed: Python files not linted"
+    assert (result.status, result.ok) == ("could_not_run", False)
+    assert result.reason == "could not lint: ruff is not installed, and Python files were touched"
+
+
+def test_a_ruff_config_that_ruff_rejects_could_not_run_with_ruffs_message(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    write({"ruff.toml": 'line-length = "wide"\n', "m.py": "x = 1\n"})
+    base = baseline()
+    write({"m.py": "x = undefined_name\n"})
+    result = check(base, ["m.py"], gates=GATE)["lint"]
+    assert (result.status, result.ok) == ("could_not_run", False)
+    assert "ruff exited 2" in (result.reason or "")
+    assert "ruff.toml" in (result.reason or "") and "expected i64" in (result.reason or "")
+
+
+def test_a_ruff_that_cannot_start_could_not_run(
+    repo: Path, monkeypatch: pytest.MonkeyPatch, write: Callable[..., None],
+    baseline: Callable[..., Baseline], check: Callable[..., Any],
+) -> None:  # fmt: skip
+    import patchwright.verify.lint as lint
+
+    # a virtualenv whose base interpreter was removed: its ruff script cannot start
+    broken = repo / "old-venv" / "bin" / "ruff"
+    broken.parent.mkdir(parents=True)
+    broken.write_text("#!/nonexistent/python3\nimport ruff\n")
+    broken.chmod(0o755)
+    monkeypatch.setattr(lint, "python_tool", lambda module: [str(broken)])
+    write({"m.py": "x = 1\n"})
+    base = baseline()
+    write({"m.py": "x = 2\n"})
+    result = check(base, ["m.py"], gates=GATE)["lint"]
+    assert (result.status, result.ok) == ("could_not_run", False)
+    assert (result.reason or "").startswith("could not lint: ruff ")
+    assert f"{broken}: No such file or directory" in (result.reason or "")  # the exec error

@@ -55,3 +55,17 @@ def test_no_entry_point_is_a_stated_skip(
     write({"lib.py": "x = 1\n"})
     result = check(baseline(), ["lib.py"], gates=GATE, smoke_seconds=1)["smoke"]
     assert result.status == "skipped" and "no entry point" in (result.reason or "")
+
+
+def test_a_program_whose_interpreter_cannot_start_could_not_run(
+    repo: Path, write: Callable[..., None], baseline: Callable[..., Baseline],
+    check: Callable[..., Any],
+) -> None:  # fmt: skip
+    # the repository's .venv outlived the Python it was made from: nothing can start in it
+    write({"app.py": SERVER, ".venv/bin/python": "#!/nonexistent/python3.11\n"})
+    (repo / ".venv" / "bin" / "python").chmod(0o755)
+    base = baseline(smoke_seconds=1)
+    write({"app.py": "import sys\nsys.exit('crashed ' + 1)\n"})
+    result = check(base, ["app.py"], gates=GATE, smoke_seconds=1)["smoke"]
+    assert (result.status, result.ok) == ("could_not_run", False)
+    assert ".venv/bin/python: No such file or directory" in (result.reason or "")

@@ -93,15 +93,44 @@ def test_a_test_module_that_stops_importing_is_a_new_failure(
     )
 
 
-def test_a_missing_runner_skips_with_the_reason(
+def test_a_runner_that_cannot_start_could_not_run(
     write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
 ) -> None:
     write({"a.py": "x = 1\n"})
     cmd = "patchwright-no-such-runner --all"
     base = baseline(test_cmd=cmd)
     result = check(base, ["a.py"], gates=GATE, test_cmd=cmd)["tests"]
-    assert result.status == "skipped"
+    assert (result.status, result.ok) == ("could_not_run", False)
+    assert "the test command could not start" in (result.reason or "")
     assert "patchwright-no-such-runner: command not found" in (result.reason or "")
+
+
+def test_a_pytest_usage_error_before_and_after_could_not_run(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    write({"calc.py": CODE, "tests/test_calc.py": TESTS})
+    cmd = f"{PYTEST} --no-such-option"  # pytest exits 4 and writes no report
+    base = baseline(test_cmd=cmd)
+    write({"calc.py": CODE.replace("return a + b\n\n", "return a * b\n\n")})
+    result = check(base, ["calc.py"], gates=GATE, test_cmd=cmd)["tests"]
+    assert (result.status, result.ok) == ("could_not_run", False)
+    assert "already broken before the change (pytest exited 4" in (result.reason or "")
+
+
+def test_no_tests_collected_is_a_stated_skip_and_not_a_pass_for_other_runners(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    write({"a.py": "x = 1\n", "tests/helpers.py": "y = 2\n"})
+    cmd = f"{PYTEST} tests"
+    result = check(baseline(test_cmd=cmd), ["a.py"], gates=GATE, test_cmd=cmd)["tests"]
+    assert result.status == "skipped" and "collected no tests (exit 5)" in (result.reason or "")
+
+    five = "python3 -c 'raise SystemExit(5)'"  # for any other runner 5 is a failure
+    write({"state.txt": "ok\n"})
+    green = baseline(test_cmd="true")
+    assert green.tests is not None and green.tests.green
+    result = check(green, ["state.txt"], gates=GATE, test_cmd=five)["tests"]
+    assert result.status == "failed"
 
 
 def test_no_runner_detected_is_a_stated_skip(

@@ -57,7 +57,7 @@ def test_type_hint_detection_and_output_parsing() -> None:
     assert (p.line, p.code, p.message) == (3, "assignment", "Incompatible types in assignment")
 
 
-def test_missing_mypy_skips_with_the_reason(
+def test_a_missing_mypy_where_the_gate_applies_could_not_run(
     monkeypatch: pytest.MonkeyPatch, write: Callable[..., None],
     baseline: Callable[..., Baseline], check: Callable[..., Any],
 ) -> None:  # fmt: skip
@@ -69,4 +69,37 @@ def test_missing_mypy_skips_with_the_reason(
     base = baseline()
     write({"m.py": OLD + "\ny: str = 1\n"})
     result = check(base, ["m.py"], gates=GATE)["types"]
-    assert result.status == "skipped" and result.reason == "mypy is not installed"
+    assert (result.status, result.ok) == ("could_not_run", False)
+    assert result.reason == "mypy could not run: is not installed, but the gate applies here"
+
+
+def test_a_mypy_that_crashes_on_its_config_could_not_run_with_its_own_message(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    write({"mypy.ini": "[mypy]\nplugins = nonexistent_plugin\n", "m.py": "x: int = 1\n"})
+    base = baseline()
+    write({"m.py": 'x: int = 1\ny: int = "oops"\n'})
+    result = check(base, ["m.py"], gates=GATE)["types"]
+    assert (result.status, result.ok, result.could_not_run) == ("could_not_run", False, True)
+    assert "mypy could not run: exited 2" in (result.reason or "")
+    assert 'Error importing plugin "nonexistent_plugin"' in (result.reason or "")
+    assert result.new_problems == []  # no verdict: neither the error nor a pass
+
+
+def test_a_mypy_whose_interpreter_lacks_it_could_not_run(
+    monkeypatch: pytest.MonkeyPatch, write: Callable[..., None],
+    baseline: Callable[..., Baseline], check: Callable[..., Any],
+) -> None:  # fmt: skip
+    import sys
+
+    import patchwright.verify.typecheck as typecheck
+
+    # `python -m mypy` with an interpreter that has no mypy: exit 1 and a traceback, which
+    # is not "found errors"
+    monkeypatch.setattr(typecheck, "python_tool", lambda m: [sys.executable, "-m", f"no_{m}"])
+    write({"mypy.ini": MYPY_INI, "m.py": OLD})
+    base = baseline()
+    write({"m.py": OLD + '\ny: int = "oops"\n'})
+    result = check(base, ["m.py"], gates=GATE)["types"]
+    assert result.status == "could_not_run"
+    assert "No module named no_mypy" in (result.reason or "")

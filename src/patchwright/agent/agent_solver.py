@@ -6,7 +6,8 @@ then judge the change — a failure goes straight back to the coder — and the 
 the diff and approves (with the commit message) or rejects with reasons, which go back to the
 coder, a bounded number of times. An approved change passes the same approval path as the
 pipeline's and is kept through the one transaction the coder's edits were written in;
-anything else rolls that transaction back, so the repository is as it was.
+anything else rolls that transaction back, so the repository is as it was. A gate that could
+not run ends the run the same way (``GatesCouldNotRun``): it is no fault of the coder's.
 """
 
 from __future__ import annotations
@@ -144,6 +145,7 @@ class AgentSolver:
         if not changed:
             return "you called finish without changing any file", False
         check = self.last_check = self.bench.check(changed)
+        check.require_verdicts()  # not the coder's fault: the run stops, rolled back
         if not check.ok:
             return "the gates or the task's check failed:\n" + check.summary, False
         review = self._review(opts, summary, check)
@@ -156,7 +158,7 @@ class AgentSolver:
     def _review(self, opts: AgentOptions, summary: str, check: Check) -> Handover:
         state = (
             "all gates pass and the task's check passes"
-            if check.verdict
+            if check.solved
             else (check.unproved_note() or "all gates pass")
         )
         messages: list[Message] = [
@@ -180,6 +182,7 @@ class AgentSolver:
             self.bench.working.absorb(changed)
             self.sync()
             check = self.last_check = self.bench.check(self.bench.working.changed_paths())
+            check.require_verdicts()
             problems = "" if check.ok else check.summary
         if decision == "regenerate":
             return "the user asked for a different change", True

@@ -2,7 +2,9 @@
 
 The gates fail only on *new* problems (regressions). When they pass, the criterion judges
 whether the task is done, reading the same test run the tests gate made (the suite runs once
-per check) and running the ``--done-when`` commands.
+per check) and running the ``--done-when`` commands. A gate that could not run (its tool is
+missing, could not start or crashed) is no fault of the change: the strategies stop the run
+on it (:class:`GatesCouldNotRun`) instead of asking the model to repair it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,24 @@ from patchwright.verify import Baseline, GateResult, run_gates, summarize_failur
 from patchwright.verify.tools import tail
 
 
+class GatesCouldNotRun(Exception):
+    """A change could not be verified because a gate could not run; the message says which
+    gate, the tool's error and what to do. Raised to stop a run with the repository restored."""
+
+    def __init__(self, check: Check) -> None:
+        self.check = check
+        names = [r.name for r in check.not_run]
+        parts = [f"the {r.name} gate could not run ({(r.reason or r.output[-300:]).strip()})"
+                 for r in check.not_run]  # fmt: skip
+        fix = "fix or install the tool, or its configuration in the repository"
+        if "tests" in names:
+            fix += "; for the tests, pass a --test-cmd that runs here"
+        super().__init__(
+            "; ".join(parts) + f" — not the change's fault, so no repair was asked: {fix}, "
+            "then run again"
+        )
+
+
 @dataclass
 class Check:
     """The gates' results and, when they passed, the criterion's verdict (None: no check
@@ -31,14 +51,25 @@ class Check:
         return all(r.ok for r in self.results)
 
     @property
+    def not_run(self) -> list[GateResult]:
+        """Gates that apply but could not run: no verdict on the change either way."""
+        return [r for r in self.results if r.could_not_run]
+
+    def require_verdicts(self) -> None:
+        """Raise :class:`GatesCouldNotRun` when a gate could not run."""
+        if self.not_run:
+            raise GatesCouldNotRun(self)
+
+    @property
     def ok(self) -> bool:
         """Worth keeping: no regression, and the criterion met where one applies."""
         return self.gates_ok and (self.verdict is None or self.verdict.met)
 
     @property
     def solved(self) -> bool:
-        """Kept *and* proved: a criterion applied and was met."""
-        return self.ok and self.verdict is not None
+        """Kept *and* proved: a criterion applied, was met, and did not already hold before
+        the change (a check that passed before any change proves nothing)."""
+        return self.ok and self.verdict is not None and self.verdict.proved
 
     @property
     def summary(self) -> str:
@@ -52,15 +83,21 @@ class Check:
         return {r.name: r.status for r in self.results}
 
     def unproved_note(self) -> str | None:
-        """Says what a change with no verdict was checked by, so unverified never overclaims."""
-        if self.verdict is not None:
+        """Says what an unproved change was checked by, so unverified never overclaims."""
+        if self.solved or not self.ok:
             return None
+        ran = ", ".join(r.name for r in self.results if r.status == "passed") or "no"
+        if self.verdict is not None:
+            return (
+                "unverified: the task's check already held before any change, so passing it "
+                f"proves nothing; the change passed {ran} gate(s) only — review it, or pass a "
+                "--test-cmd / --done-when that fails until the task is done"
+            )
         tests = next((r for r in self.results if r.name == "tests"), None)
         why = f" ({tests.reason})" if tests is not None and tests.reason else ""
-        ran = [r.name for r in self.results if r.status == "passed"]
         return (
             f"unverified: no check could prove the task done{why}; the change passed "
-            f"{', '.join(ran) or 'no'} gate(s) only — review it, or pass --test-cmd / "
+            f"{ran} gate(s) only — review it, or pass --test-cmd / "
             "--done-when to say what done means"
         )
 

@@ -10,13 +10,15 @@ The gates ask "did anything get worse?"; the criterion asks "is the task done?".
 * every ``--done-when`` command must exit 0, in addition to the above.
 
 With none of these the criterion is undefined and a change that passes the gates is
-``unverified``, never ``solved``. Baseline failures that are not targets are reported.
+``unverified``, never ``solved``. A command of the criterion that already exits 0 before any
+change (``already_met``) still has to hold, but cannot prove the task: a change it alone
+judges is ``unverified`` too. Baseline failures that are not targets are reported.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from patchwright.agent.related_tests import is_test_path, related_tests, traced_files
@@ -42,12 +44,34 @@ class Criterion:
     unrelated: tuple[str, ...] = ()
     traced: Mapping[str, frozenset[str]] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    already_met: tuple[str, ...] = ()  # its commands that exit 0 before any change
 
     @property
     def defined(self) -> bool:
         """True when a check is known before the first edit (a change that touches a file
         some failing test runs through may still add targets; see ``targets_for``)."""
         return bool(self.test_cmd or self.targets or self.target_files or self.done_when)
+
+    @property
+    def proves(self) -> bool:
+        """False when every part of the criterion already held before any change: passing it
+        then proves nothing (a failing test a change touches may still prove it)."""
+        commands = [c for c in (self.test_cmd, *self.done_when) if c]
+        fresh = any(c not in self.already_met for c in commands)
+        return bool(self.targets or self.target_files) or fresh
+
+    def holding(self, commands: Sequence[str]) -> Criterion:
+        """This criterion, told which of its commands already exit 0 before any change."""
+        held = tuple(c for c in dict.fromkeys(commands) if c not in self.already_met)
+        if not held:
+            return self
+        notes = [f"`{c}` already exits 0 before any change, so it cannot prove the task"
+                 for c in held]  # fmt: skip
+        return replace(self, already_met=(*self.already_met, *held),
+                       notes=(*self.notes, *notes))  # fmt: skip
+
+    def _shown(self, cmd: str) -> str:
+        return f"`{cmd}` exits 0" + (" (already before any change)" * (cmd in self.already_met))
 
     def targets_for(self, touched: Collection[str]) -> frozenset[str]:
         """The targets plus failing tests whose traceback runs through a touched file."""
@@ -59,16 +83,18 @@ class Criterion:
     def describe(self) -> str:
         parts: list[str] = []
         if self.test_cmd:
-            parts.append(f"`{self.test_cmd}` exits 0")
+            parts.append(self._shown(self.test_cmd))
         elif self.targets:
             names = ", ".join(sorted(self.targets)[:5])
             more = f" and {len(self.targets) - 5} more" if len(self.targets) > 5 else ""
             parts.append(f"the failing test(s) of the task pass: {names}{more}")
         elif self.target_files:
             parts.append(f"every test in {', '.join(sorted(self.target_files))} passes")
-        parts.extend(f"`{cmd}` exits 0" for cmd in self.done_when)
+        parts.extend(self._shown(cmd) for cmd in self.done_when)
         if not parts:
             return "none: nothing can prove this task done, so a change will be unverified"
+        if not self.proves:
+            parts.append("none of it can prove the task, so a change will be unverified")
         return "; ".join(parts)
 
     def to_json(self) -> dict[str, Any]:
@@ -79,6 +105,8 @@ class Criterion:
             "targets": sorted(self.targets),
             "target_files": sorted(self.target_files),
             "done_when": list(self.done_when),
+            "already_met": list(self.already_met),
+            "proves": self.proves,
             "unrelated_failures": list(self.unrelated),
             "notes": list(self.notes),
         }
@@ -86,14 +114,16 @@ class Criterion:
 
 @dataclass
 class Verdict:
-    """Whether a change meets the criterion; ``report`` is what the model needs to repair."""
+    """Whether a change meets the criterion; ``report`` is what the model needs to repair.
+    ``proved``: met, and by a part that did not already hold before the change."""
 
     met: bool
     remaining: list[str] = field(default_factory=list)
     report: str = ""
+    proved: bool = True
 
     def to_json(self) -> dict[str, Any]:
-        return {"met": self.met, "remaining": self.remaining}
+        return {"met": self.met, "remaining": self.remaining, "proved": self.proved}
 
 
 def decide(
@@ -109,8 +139,8 @@ def decide(
     failing = sorted(run.failing) if run else []
     if user_test_cmd:
         green = run is not None and run.exit_code == 0 and run.problem is None
-        already = (f"`{user_test_cmd}` already exits 0 before any change",) if green else ()
-        return Criterion(test_cmd=user_test_cmd, done_when=tuple(done_when), notes=already)
+        criterion = Criterion(test_cmd=user_test_cmd, done_when=tuple(done_when))
+        return criterion.holding([user_test_cmd] if green else [])
     if run is None or not run.per_test or run.problem:
         named = _named_test_files(task, texts) if run is not None else frozenset()
         why = "" if named else _no_targets_reason(run)
@@ -181,10 +211,14 @@ def evaluate(
         verdicts.append(Verdict(ok, [] if ok else [cmd], report))
     if not verdicts:
         return None
+    met = all(v.met for v in verdicts)
+    # one verdict per part: test command, targets, target files, each done-when command
+    held = [c for c in (criterion.test_cmd, *criterion.done_when) if c in criterion.already_met]
     return Verdict(
-        all(v.met for v in verdicts),
+        met,
         [r for v in verdicts for r in v.remaining],
         "\n\n".join(v.report for v in verdicts if v.report)[:REPORT_CHARS],
+        proved=met and len(verdicts) > len(held),
     )
 
 

@@ -5,7 +5,8 @@ Each iteration asks the model for a change (up to ``candidates`` replies sampled
 prompt, the first that is proved done wins), applies it in memory, writes it as a
 transaction and runs the gates against the baseline, then the task's definition of done. A
 failure rolls the disk back and the model gets the original goal, what "done" means and only
-what failed (PyOB's context-aware repair). Replies that do not parse, do not match, change
+what failed (PyOB's context-aware repair) — unless a gate could not run, which no repair can
+fix: that stops the run (``GatesCouldNotRun``) with the disk rolled back. Replies that do not parse, do not match, change
 nothing or repeat a rejected change are answered at once without spending an iteration, from
 one small budget shared by the whole run.
 """
@@ -297,6 +298,7 @@ class Solver:
             txn.write()
             self.bus.emit("txn.write", iteration=iteration, paths=sorted(changes))
             check = self.last_check = self.checker.check(sorted(changes))
+            check.require_verdicts()  # a gate that could not run ends the run: no repair for it
             if not check.ok:
                 self._reject(txn, opts, iteration, changes, check)
                 return check
@@ -372,6 +374,7 @@ class Solver:
             txn.stage(changes)
             txn.write()
             check = self.last_check = self.checker.check(sorted(changes))
+            check.require_verdicts()
             problems = "" if check.ok else check.summary
             self.bus.emit(
                 "approval.edited",

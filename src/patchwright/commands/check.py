@@ -6,8 +6,10 @@ there — its test outcomes, and the old text of every source file — so the us
 tree is never touched (no stash, no checkout). The touched files are those git reports as
 changed or untracked. Any transaction a dead patchwright left half-written is recovered
 first. Every git call is hardened (:mod:`patchwright.workspace.gitsafe`): the repository's
-configuration cannot make it run hooks, fsmonitor or filter programs. Exit codes: 0 no gate
-failed, 1 a gate failed (or errored), 2 usage.
+configuration cannot make it run hooks, fsmonitor or filter programs. Exit codes: 0 every gate
+passed or does not apply, 1 a gate failed, 2 usage, 3 no gate failed but a gate that applies
+could not run (its tool is missing, could not start or crashed, or the gate crashed) — so the
+change is unverified.
 """
 
 from __future__ import annotations
@@ -54,14 +56,18 @@ def _table(results: list[GateResult], touched: list[str], head: str) -> None:
     from rich.markup import escape
     from rich.table import Table
 
-    colours = {"passed": "green", "failed": "red", "skipped": "yellow", "error": "magenta"}
+    from patchwright.verify.model import status_label
+
+    colours = {"passed": "green", "failed": "red", "skipped": "yellow",
+               "could_not_run": "magenta", "error": "magenta"}  # fmt: skip
     table = Table(title=f"patchwright check — {len(touched)} changed file(s) vs {head[:10]}")
     for column in ("gate", "status", "new", "fixed", "seconds", "notes"):
         table.add_column(
             column, justify="right" if column in ("new", "fixed", "seconds") else "left"
         )
     for r in results:
-        table.add_row(r.name, f"[{colours[r.status]}]{r.status}[/]", str(len(r.new_problems)),
+        status = status_label(r.status)
+        table.add_row(r.name, f"[{colours[r.status]}]{status}[/]", str(len(r.new_problems)),
                       str(len(r.fixed_problems)), f"{r.seconds:.1f}", escape(r.reason or ""))  # fmt: skip
     console = Console()
     console.print(table)
@@ -70,6 +76,9 @@ def _table(results: list[GateResult], touched: list[str], head: str) -> None:
             console.print(f"[red]new[/] {r.name}: {escape(p.render())}", highlight=False)
         for p in r.fixed_problems[:20]:
             console.print(f"[green]fixed[/] {r.name}: {escape(p.render())}", highlight=False)
+        if r.could_not_run:
+            console.print(f"[magenta]could not run[/] {r.name}: {escape(r.reason or r.output)}",
+                          highlight=False)  # fmt: skip
 
 
 def _payload(
@@ -77,11 +86,20 @@ def _payload(
 ) -> dict[str, Any]:
     return {
         "ok": all(r.ok for r in results),
+        "could_not_run": [r.name for r in results if r.could_not_run],
         "baseline": head,
         "touched": touched,
         "baseline_failing_tests": sorted(baseline.failing_tests),
         "gates": [r.to_dict() for r in results],
     }
+
+
+def exit_code(results: list[GateResult]) -> int:
+    """1 when a gate failed (the change is wrong), else 3 when a gate could not run (the change
+    is unverified), else 0."""
+    if any(r.status == "failed" for r in results):
+        return 1
+    return 3 if any(r.could_not_run for r in results) else 0
 
 
 def _sandbox_settings(root: Path, as_json: bool) -> Any:
@@ -133,6 +151,8 @@ def register(app: typer.Typer) -> None:
         """Run the syntax, lint, type and test gates on your changes, against the last commit.
 
         Only problems the last commit did not already have count; fixed ones are listed.
+        Exit codes: 0 no gate failed, 1 a gate failed, 2 usage error, 3 a gate that applies
+        could not run (its tool is missing, could not start or crashed).
         """
         from patchwright.agent.session import sandbox_for
         from patchwright.commands._recover import recover_first, with_recovered
@@ -170,4 +190,4 @@ def register(app: typer.Typer) -> None:
                                                  recovered)))  # fmt: skip
         else:
             _table(results, touched, head)
-        raise typer.Exit(0 if all(r.ok for r in results) else 1)
+        raise typer.Exit(exit_code(results))

@@ -109,7 +109,8 @@ class TurnProgress:
         elif kind == "txn.write":
             say(f"[dim]· verifying {escape(', '.join(data.get('paths') or []))}…[/]")
         elif kind == "gate.result" and data.get("status") not in (None, "skipped"):
-            say(f"[dim]  {data.get('gate', 'gate')}: {data.get('status')}[/]")
+            status = str(data.get("status")).replace("_", " ")
+            say(f"[dim]  {data.get('gate', 'gate')}: {status}[/]")
         elif kind == "txn.rollback":
             say(f"[yellow]· rolled back: {escape(str(data.get('reason', '')))}[/]")
         elif kind in ("tool.call", "tool.refused"):

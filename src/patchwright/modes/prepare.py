@@ -1,6 +1,6 @@
 """What every strategy needs before the first model call: the baseline, the definition of
 done (shown to the user), what it looks like failing, the read-only tests, the gates and the
-approval path."""
+approval path — after making sure the criterion's commands can start here (``preflight``)."""
 
 from __future__ import annotations
 
@@ -18,6 +18,12 @@ from patchwright.agent.related_tests import is_test_path
 from patchwright.agent.relevance import mentioned_files
 from patchwright.agent.session import Session
 from patchwright.modes.approval import make_approver
+from patchwright.modes.preflight import (
+    done_when_report,
+    held,
+    probe_done_when,
+    require_test_cmd_starts,
+)
 from patchwright.modes.setup import Workspace
 from patchwright.verify import Baseline, take_baseline
 
@@ -52,13 +58,16 @@ def prepare(session: Session, ws: Workspace, opts: RunOptions, console: Console)
     baseline = take_baseline(
         ws.root, session.sandbox, test_cmd=ws.test_cmd, test_timeout=opts.test_timeout
     )
+    require_test_cmd_starts(baseline, given=bool(opts.test_cmd))
     texts = session.read_texts()
     criterion = decide(
         baseline, opts.task, texts, user_test_cmd=opts.test_cmd, done_when=opts.done_when
     )
+    probes = probe_done_when(session, opts.done_when)
+    criterion = criterion.holding(held(probes))
     bus.emit("baseline.done", failing=len(baseline.failing_tests))
     bus.emit("criterion.decided", **criterion.to_json())
-    failures = baseline_report(criterion, baseline, _done_when_baseline(session, opts.done_when))
+    failures = baseline_report(criterion, baseline, done_when_report(probes))
     checker = GateChecker(
         ws.root,
         session.sandbox,
@@ -77,17 +86,6 @@ def prepare(session: Session, ws: Workspace, opts: RunOptions, console: Console)
 
     protected = protected_tests(baseline, criterion, opts.task, sorted(texts))
     return Prepared(baseline, texts, criterion, failures, protected, checker, approver)
-
-
-def _done_when_baseline(session: Session, commands: Sequence[str]) -> str:
-    """How each ``--done-when`` command fails before any change (what done must fix)."""
-    parts = []
-    for cmd in commands:
-        result = session.sandbox.run(cmd, cwd=session.root, timeout=session.command_timeout)
-        if result.exit_code != 0:
-            output = (result.stdout + "\n" + result.stderr).strip()
-            parts.append(f"`{cmd}` exits {result.exit_code}:\n{output[-1500:]}")
-    return "\n\n".join(parts)
 
 
 def protected_tests(

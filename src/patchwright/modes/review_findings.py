@@ -21,10 +21,8 @@ from patchwright.index import FileSymbols
 from patchwright.modes.review_links import failing_test_links
 from patchwright.sandbox import Sandbox
 from patchwright.verify import Baseline, GateContext
-from patchwright.verify.lint import ToolBroken as LintBroken
 from patchwright.verify.lint import ruff_problems
-from patchwright.verify.tools import python_tool
-from patchwright.verify.typecheck import ToolBroken as TypesBroken
+from patchwright.verify.tools import ToolBroken, python_tool
 from patchwright.verify.typecheck import mypy_configured, run_mypy
 
 WEIGHTS = {"smoke": 8.0, "tests": 6.0, "lint": 3.0, "types": 3.0, "lazy": 1.0}
@@ -128,7 +126,7 @@ def _lint_findings(ctx: GateContext, python: list[str], notes: list[str]) -> lis
         return []
     try:
         problems = ruff_problems(ctx, ruff, python)
-    except LintBroken as exc:
+    except ToolBroken as exc:
         notes.append(f"no lint findings: {exc}")
         return []
     return [Finding(p.path, p.line, "lint", p.code or "ruff", p.message) for p in problems]
@@ -140,7 +138,7 @@ def _type_findings(ctx: GateContext, python: list[str], notes: list[str]) -> lis
         return []
     try:
         problems = run_mypy(ctx, mypy, python[:MAX_TYPED_FILES], {}, "review-mypy")
-    except TypesBroken as exc:
+    except ToolBroken as exc:
         notes.append(f"no type findings: {exc}")
         return []
     return [Finding(p.path, p.line, "types", p.code or "mypy", p.message) for p in problems]

@@ -1,5 +1,7 @@
 """``patchwright run``: one task, end to end — the definition of done, context, reply, edits,
-gates, repair, commit — or the repository left exactly as it was."""
+gates, repair, commit — or the repository left exactly as it was. A gate that could not run
+stops the run (outcome ``error``, the reason says which and what to do): nothing is kept that
+was not checked."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from typing import Any, Literal
 from rich.console import Console
 
 from patchwright import interrupts
+from patchwright.agent.checker import GatesCouldNotRun
 from patchwright.agent.commit_message import write_commit_message
 from patchwright.agent.loop import SolveResult
 from patchwright.agent.record import RunRecord
@@ -218,7 +221,11 @@ def _run(
         summary.reason = f"{by}{kept}; " + ("not pushed" if kept else "repository restored")
     except CapExceeded as exc:  # checked before each call: nothing is half-written
         summary.outcome, summary.reason = "failed", f"{exc.cap} cap reached: {exc}"
-    except RunError:
+    except GatesCouldNotRun as exc:  # the change was rolled back: nothing unchecked is kept
+        summary.outcome, summary.reason = "error", str(exc)
+        summary.gates = exc.check.gate_statuses
+    except RunError as exc:
+        summary.outcome, summary.reason = "error", str(exc)
         raise
     except Exception as exc:  # a crash must still leave a record and a restored repo
         summary.outcome, summary.reason = "error", f"{type(exc).__name__}: {exc}"

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.syntax import Syntax
 
 from patchwright.config import ConfigError, Settings
@@ -95,9 +96,10 @@ def _report(console: Console, summary: RunSummary) -> None:
     elif summary.outcome in ("solved", "unverified"):
         console.print(f"changed (not committed): {', '.join(summary.files_changed)}")
     else:
-        console.print(f"{summary.reason or 'not solved'}; the repository is as it was.")
+        reason = escape(summary.reason or "not solved")  # a tool's "[misc]" is not markup
+        console.print(f"{reason}; the repository is as it was.")
     for note in summary.notes:
-        console.print(f"note: {note}")
+        console.print(f"note: {escape(note)}")
     console.print(f"[dim]run record: patchwright log {summary.run_id}[/]")
 
 
@@ -124,7 +126,7 @@ def execute(task: str, *, repo: Path, as_json: bool, quiet: bool, **flags: Any) 
         if as_json:
             print(json.dumps({"outcome": "error", "error": str(exc)}))
         else:
-            err.print(f"[red]error:[/] {exc}")
+            err.print(f"[red]error:[/] {escape(str(exc))}")
         return 2
     except KeyboardInterrupt:
         err.print("[yellow]interrupted[/] before the run started; nothing was changed")

@@ -83,11 +83,13 @@ class Baseline:
 
 @dataclass(frozen=True)
 class SmokeOutcome:
-    """How the entry point behaved at baseline time (see ``smoke``)."""
+    """How the entry point behaved at baseline time (see ``smoke``); ``could_not_run`` says
+    why it never started (the sandbox refused it, its interpreter cannot be executed)."""
 
     entry: str | None
     crashed: bool
     output: str
+    could_not_run: str | None = None
 
 
 def snapshot_texts(root: Path) -> tuple[dict[str, str], frozenset[str]]:

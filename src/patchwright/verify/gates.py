@@ -39,8 +39,9 @@ def run_gates(
     """Run the gates on the ``touched`` files (paths relative to ``root``) and the test suite.
 
     Only problems the baseline did not have fail a gate. With ``stop_on_failure`` the gates
-    after a failed one are reported ``skipped`` (not run) rather than run on a broken tree.
-    A gate that raises is reported as ``error`` with the exception, never as a pass.
+    after one that failed or could not run are reported ``skipped`` (not run) rather than run
+    on a tree already known bad or unverifiable. A gate whose tool could not start or crashed
+    is ``could_not_run``; a gate that raises is ``error`` with the exception — never a pass.
     """
     ctx = GateContext(
         root=Path(root).resolve(),
@@ -56,7 +57,7 @@ def run_gates(
     failed: str | None = None
     for gate in chosen:
         if failed and stop_on_failure:
-            results.append(GateResult(gate.name, "skipped", reason=f"not run: {failed} failed"))
+            results.append(GateResult(gate.name, "skipped", reason=f"not run: {failed}"))
             continue
         started = time.monotonic()
         try:
@@ -67,5 +68,6 @@ def run_gates(
                                 reason=f"the {gate.name} gate crashed: {exc}")  # fmt: skip
         results.append(result)
         if not result.ok and failed is None:
-            failed = f"the {gate.name} gate"
+            what = "could not run" if result.could_not_run else "failed"
+            failed = f"the {gate.name} gate {what}"
     return results

@@ -9,6 +9,11 @@ a nested ``if`` or an unused import. The baseline of a changed file
 is the same check of its old text: ruff reads it from stdin under the file's real name, and
 ``node --check`` reads a copy under ``.patchwright/cache/old/``. Problems are compared
 without line numbers, so only new ones fail the gate.
+
+A ruff that is missing (Python files were touched), cannot start, exits non-zero (a config it
+rejects, a crash) or prints no JSON makes the gate ``could_not_run`` with ruff's own error; so
+does a ``node --check`` that was blocked or timed out. node itself is optional: without it on
+``PATH`` JavaScript is left to the syntax gate's parser, and a note says so.
 """
 
 from __future__ import annotations
@@ -21,15 +26,18 @@ from pathlib import Path
 
 from patchwright.verify.files import Comparison, current_texts, old_problems
 from patchwright.verify.model import GateContext, GateResult, Problem, Status
-from patchwright.verify.tools import describe_failure, python_tool, scratch_copies, tail, which
+from patchwright.verify.tools import (
+    ToolBroken,
+    python_tool,
+    scratch_copies,
+    tail,
+    unusable,
+    which,
+)
 
 NAME = "lint"
 _PY = (".py", ".pyi")
 _JS = (".js", ".mjs", ".cjs")
-
-
-class ToolBroken(Exception):
-    """The linter ran but produced no usable report (the message says why)."""
 
 
 ERRORS_ONLY = (
@@ -76,27 +84,27 @@ def _parse_ruff(ctx: GateContext, stdout: str, stdin_name: str | None = None) ->
 
 def ruff_problems(ctx: GateContext, ruff: list[str], paths: list[str]) -> list[Problem]:
     result = ctx.sandbox.run([*_ruff_args(ctx, ruff), "--", *paths], cwd=ctx.root, timeout=120)
-    if why := describe_failure(result):
-        raise ToolBroken(f"ruff {why}")
+    if why := unusable("ruff", result):
+        raise ToolBroken(why)
     if result.exit_code != 0:
-        raise ToolBroken(f"ruff exited {result.exit_code}: {tail(result.stderr, 5)}")
+        raise ToolBroken(f"ruff exited {result.exit_code}: {tail(result.stderr, 8)}")
     return _parse_ruff(ctx, result.stdout)
 
 
 def ruff_old_problems(ctx: GateContext, ruff: list[str], path: str, old: str) -> list[Problem]:
     cmd = [*_ruff_args(ctx, ruff), "--stdin-filename", path, "-"]
     result = ctx.sandbox.run(cmd, cwd=ctx.root, timeout=60, stdin=old)
-    if why := describe_failure(result):
-        raise ToolBroken(f"ruff (baseline) {why}")
+    if why := unusable("ruff (baseline)", result):
+        raise ToolBroken(why)
     if result.exit_code != 0:
-        raise ToolBroken(f"ruff (baseline) exited {result.exit_code}: {tail(result.stderr, 5)}")
+        raise ToolBroken(f"ruff (baseline) exited {result.exit_code}: {tail(result.stderr, 8)}")
     return _parse_ruff(ctx, result.stdout, stdin_name=path)
 
 
 def node_problems(ctx: GateContext, node: str, file: Path, report_as: str) -> list[Problem]:
     result = ctx.sandbox.run([node, "--check", str(file)], cwd=ctx.root, timeout=60)
-    if why := describe_failure(result):
-        raise ToolBroken(f"node --check {why}")
+    if why := unusable("node --check", result):
+        raise ToolBroken(why)
     if result.exit_code == 0:
         return []
     text = result.stderr
@@ -120,7 +128,8 @@ class LintGate:
             self._ruff(ctx, cmp, ran)
             self._node(ctx, cmp, ran)
         except ToolBroken as exc:
-            return GateResult(NAME, "skipped", seconds=time.monotonic() - started,
+            return GateResult(NAME, "could_not_run", output=str(exc),
+                              seconds=time.monotonic() - started,
                               reason=f"could not lint: {exc}")  # fmt: skip
         seconds = time.monotonic() - started
         if not ran:
@@ -136,8 +145,7 @@ class LintGate:
             return
         ruff = python_tool("ruff")
         if ruff is None:
-            cmp.notes.append("ruff is not installed: Python files not linted")
-            return
+            raise ToolBroken("ruff is not installed, and Python files were touched")
         found = ruff_problems(ctx, ruff, sorted(texts))
         ran.append("ruff")
 

@@ -19,7 +19,18 @@ if TYPE_CHECKING:
     from patchwright.verify.baseline import Baseline
     from patchwright.verify.testrun import TestRun
 
-Status = Literal["passed", "failed", "skipped", "error"]
+Status = Literal["passed", "failed", "skipped", "could_not_run", "error"]
+"""How a gate ended. ``skipped``: it does not apply here (the reason says why).
+``could_not_run``: it applies but its tool could not start or crashed, so it has no verdict
+(the reason carries the tool's own error). ``error``: the gate itself crashed (a patchwright
+bug, the exception in the reason). Neither of the last two is ever a pass."""
+
+NOT_RUN: frozenset[str] = frozenset({"could_not_run", "error"})
+
+
+def status_label(status: str) -> str:
+    """The status as users read it: ``could_not_run`` is shown as "could not run"."""
+    return status.replace("_", " ")
 
 
 @dataclass(frozen=True)
@@ -76,10 +87,10 @@ def diff_problems(
 
 @dataclass
 class GateResult:
-    """What one gate found. ``ok`` is False only for ``failed`` and ``error``.
+    """What one gate found. ``ok`` is True only for ``passed`` and ``skipped``.
 
-    ``reason`` says why a gate was skipped or errored (never a silent pass) and carries
-    notes such as "baseline unknown for x.py" for a passed gate.
+    ``reason`` says why a gate was skipped, could not run or errored (never a silent pass)
+    and carries notes such as "baseline unknown for x.py" for a passed gate.
     """
 
     name: str
@@ -95,11 +106,18 @@ class GateResult:
     def ok(self) -> bool:
         return self.status in ("passed", "skipped")
 
+    @property
+    def could_not_run(self) -> bool:
+        """True when the gate applies but gave no verdict: its tool could not start or
+        crashed (``could_not_run``), or the gate crashed (``error``)."""
+        return self.status in NOT_RUN
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "name": self.name,
             "status": self.status,
             "ok": self.ok,
+            "could_not_run": self.could_not_run,
             "new_problems": [p.to_dict() for p in self.new_problems],
             "fixed_problems": [p.to_dict() for p in self.fixed_problems],
             "output": self.output,

@@ -4,7 +4,9 @@ The entry point is found in this order: the first ``[project.scripts]`` console 
 pyproject.toml, a package with ``__main__.py`` (top level or under ``src/``), then
 ``__main__.py``, ``main.py`` or ``app.py`` at the root. The program gets an empty stdin and
 is stopped after N seconds; still running then counts as alive. A crash already present at
-baseline time (same last traceback line) does not fail the gate.
+baseline time (same last traceback line) does not fail the gate. A program that could not
+start (the sandbox refused the command, its interpreter cannot be executed) makes the gate
+``could_not_run``; what the sandbox denied while it ran counts as a crash.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from pathlib import Path
 from patchwright.sandbox import Sandbox
 from patchwright.verify.baseline import SmokeOutcome
 from patchwright.verify.model import GateContext, GateResult, Problem
-from patchwright.verify.tools import repo_python, tail
+from patchwright.verify.tools import could_not_start, repo_python, tail
 
 NAME = "smoke"
 _TRACEBACK = "Traceback (most recent call last):"
@@ -84,6 +86,12 @@ def run_smoke(
     label, argv = entry
     result = sandbox.run(argv, timeout=seconds, cwd=root, stdin="", extra_env=_env(root, extra_env))
     output = (result.stdout + "\n" + result.stderr).strip()
+    unstarted = could_not_start(result)
+    if result.exit_code is None and result.blocked_by:  # refused before it started
+        unstarted = f"the sandbox refused it ({result.blocked_by})"
+    if unstarted:
+        return SmokeOutcome(f"{label}: {shlex.join(argv)}", False, tail(output, 20, 2000),
+                            unstarted)  # fmt: skip
     signal = (result.killed_by or "").startswith("signal:")
     crashed = _TRACEBACK in output or signal or result.blocked_by is not None
     why = output if crashed else ""
@@ -111,6 +119,9 @@ class SmokeGate:
             return GateResult(NAME, "skipped", seconds=elapsed,
                               reason="no entry point found (console script, __main__.py, "
                                      "main.py or app.py)")  # fmt: skip
+        if now.could_not_run:
+            return GateResult(NAME, "could_not_run", output=now.output, seconds=elapsed,
+                              reason=f"{now.entry} could not start: {now.could_not_run}")  # fmt: skip
         base = ctx.baseline.smoke
         problem = Problem(NAME, now.entry.split(":")[0], None, "crash", _last_line(now.output),
                           now.output)  # fmt: skip

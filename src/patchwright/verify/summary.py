@@ -21,12 +21,13 @@ def _detail(text: str) -> str:
 
 def summarize_failures(results: Sequence[GateResult]) -> str:
     """New errors, newly failing tests with their assertion message and traceback tail, per
-    failed gate; empty when every gate is ok. At most ~4,000 characters."""
+    failed gate, and why a gate could not run; empty when every gate is ok. At most ~4,000
+    characters."""
     parts: list[str] = []
     for r in results:
         if r.ok:
             continue
-        if r.status == "error":
+        if r.could_not_run:
             parts.append(f"{r.name} gate could not run: {r.reason or r.output[-300:]}")
             continue
         count = len(r.new_problems)

@@ -3,7 +3,9 @@
 Python via ``ast`` (line and column), JSON via ``json``, TOML via ``tomllib``, YAML via
 PyYAML when installed, shell via ``bash -n`` in the sandbox, CSS by brace balance, and
 other languages by tree-sitter's ERROR/MISSING nodes when a grammar is available offline.
-Only errors the baseline did not already have fail the gate.
+Only errors the baseline did not already have fail the gate. A checker that is not installed
+(PyYAML, a grammar, bash) leaves a note; ``bash -n`` that was blocked, timed out or could not
+start makes the gate ``could_not_run``.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from pathlib import PurePosixPath
 
 from patchwright.verify.files import Comparison, current_texts, old_problems
 from patchwright.verify.model import GateContext, GateResult, Problem, Status
-from patchwright.verify.tools import describe_failure, which
+from patchwright.verify.tools import ToolBroken, unusable, which
 from patchwright.verify.treesitter import language_of, parser_for, tree_sitter_problems
 
 NAME = "syntax"
@@ -121,8 +123,8 @@ def shell_checker(ctx: GateContext) -> Callable[[str, str], list[Problem]]:
         if bash is None:
             raise Unavailable("bash is not on PATH")
         result = ctx.sandbox.run([bash, "-n"], stdin=text, cwd=ctx.root, timeout=30)
-        if why := describe_failure(result):
-            raise Unavailable(f"bash -n {why}")
+        if why := unusable("bash -n", result):
+            raise ToolBroken(why)
         problems = []
         for m in re.finditer(r"line (\d+): (.+)", result.stderr):
             problems.append(Problem(NAME, path, int(m.group(1)), "bash", m.group(2).strip()))
@@ -179,6 +181,10 @@ class SyntaxGate:
             except Unavailable as exc:
                 cmp.notes.append(f"{path} not checked: {exc}")
                 continue
+            except ToolBroken as exc:
+                return GateResult(NAME, "could_not_run", output=str(exc),
+                                  seconds=time.monotonic() - started,
+                                  reason=f"{path} could not be checked: {exc}")  # fmt: skip
             checked += 1
             cmp.add(before, now)
         seconds = time.monotonic() - started

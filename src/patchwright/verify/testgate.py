@@ -4,6 +4,12 @@ Fails on tests that fail now but did not at baseline time (including new tests t
 and reports baseline failures that now pass as fixed. A suite whose runner gives no
 per-test outcomes is judged by exit code; when it was already failing at baseline time
 the gate cannot tell new failures apart and passes *with that reason stated*.
+
+A test command that cannot start (not found, not executable, pytest not installed, refused by
+the sandbox), or a run that was already broken before the change (timed out, pytest's
+internal or usage error) and still is, makes the gate ``could_not_run``: no verdict, never a
+pass. A run the change broke fails the gate. pytest's exit 5 (no tests collected) skips the
+gate when the baseline collected none either, and fails it when tests ran before.
 """
 
 from __future__ import annotations
@@ -49,17 +55,29 @@ class TestsGate:
         return result
 
     def _judge(self, run: TestRun, base: TestRun | None) -> GateResult:
-        if run.missing_tool:
-            return GateResult(NAME, "skipped", reason=run.missing_tool)
+        if why := run.cannot_start:
+            return GateResult(NAME, "could_not_run", output=tail(run.output),
+                              reason=f"the test command could not start: {why}")  # fmt: skip
         if run.problem:
             if base is not None and base.problem:
-                return GateResult(NAME, "skipped", output=tail(run.output), reason=(
-                    f"the test run was already broken at baseline ({base.problem}) "
-                    f"and still is ({run.problem})"))  # fmt: skip
+                return GateResult(NAME, "could_not_run", output=tail(run.output), reason=(
+                    f"the test run was already broken before the change ({base.problem}) "
+                    f"and still is ({run.problem}), so nothing can be compared"))  # fmt: skip
             return GateResult(NAME, "failed", [_run_problem(run, run.problem)])
+        if run.collected_nothing:
+            return self._nothing_collected(run, base)
         if run.per_test and base is not None and base.per_test and not base.problem:
             return self._compare(run, base)
         return self._by_exit_code(run, base)
+
+    @staticmethod
+    def _nothing_collected(run: TestRun, base: TestRun | None) -> GateResult:
+        ran = len(base.passing) if base is not None else 0
+        if ran:
+            what = f"{run.command} collected no tests (exit 5); {ran} passed before the change"
+            return GateResult(NAME, "failed", [_run_problem(run, what)])
+        return GateResult(NAME, "skipped", output=tail(run.output),
+                          reason=f"{run.command} collected no tests (exit 5)")  # fmt: skip
 
     @staticmethod
     def _compare(run: TestRun, base: TestRun) -> GateResult:

@@ -39,7 +39,9 @@ class TestRun:
     """A whole run: per-test cases when the runner reports them, the exit code, the output.
 
     ``problem`` is set when the run itself broke (timed out, blocked, no report written,
-    runner missing) — then the cases cannot be trusted.
+    runner missing) — then the cases cannot be trusted. ``missing_tool`` says why the
+    command never started (not found, not executable, pytest not installed), ``blocked``
+    which sandbox rule refused to start it.
     """
 
     command: str
@@ -49,6 +51,7 @@ class TestRun:
     per_test: bool = False
     problem: str | None = None
     missing_tool: str | None = None
+    blocked: str | None = None
 
     @property
     def failing(self) -> frozenset[str]:
@@ -61,7 +64,19 @@ class TestRun:
     @property
     def green(self) -> bool:
         """The run completed and reported success (exit 0, or pytest's 5: no tests)."""
-        return self.problem is None and self.exit_code in (0, 5)
+        return self.problem is None and (self.exit_code == 0 or self.collected_nothing)
+
+    @property
+    def collected_nothing(self) -> bool:
+        """pytest found no test to run (its exit code 5; for another runner 5 is a failure)."""
+        return self.exit_code == 5 and not self.cases and is_pytest(self.command)
+
+    @property
+    def cannot_start(self) -> str | None:
+        """Why the command could not start at all (then nothing it says can be judged)."""
+        if self.missing_tool:
+            return self.missing_tool
+        return f"the sandbox blocked it ({self.blocked})" if self.blocked else None
 
 
 def is_pytest(cmd: str) -> bool:
@@ -94,6 +109,10 @@ def run_tests(
     output = (result.stdout + ("\n" + result.stderr if result.stderr else "")).strip()
     run = TestRun(command=cmd, exit_code=result.exit_code, output=output)
     run.problem = describe_failure(result)
+    if result.blocked_by and result.exit_code is None:
+        run.blocked = result.blocked_by  # refused before it started
+    elif result.blocked_by and report is not None and not result.killed_by:
+        run.problem = None  # a test the sandbox denied fails in the report, the others count
     run.missing_tool = _missing_tool(result.exit_code, output, cmd)
     if run.problem or run.missing_tool:
         return run
@@ -106,12 +125,22 @@ def run_tests(
     return run
 
 
+_NOT_FOUND = re.compile(r"^.*(?:command not found|: not found|Permission denied).*$", re.M)
+
+
 def _missing_tool(code: int | None, output: str, cmd: str) -> str | None:
+    """Why the test command never started, in the shell's own words where it gave them."""
     if m := re.search(r"No module named (pytest|'?pytest'?)\b", output):
         return f"pytest is not installed for this interpreter ({m.group(0)})"
-    if code == 127:
-        first = shlex.split(cmd)[0] if cmd.strip() else cmd
-        return f"{first}: command not found"
+    if code in (126, 127):
+        said = _NOT_FOUND.search(output)
+        if said:
+            return said.group(0).strip()
+        try:
+            first = shlex.split(cmd)[0] if cmd.strip() else cmd
+        except ValueError:
+            first = cmd
+        return f"{first}: " + ("command not found" if code == 127 else "cannot be executed")
     return None
 
 

@@ -2,14 +2,20 @@
 
 Python tools come from the environment patchwright runs in (the ``ruff`` next to
 ``sys.executable``, or ``python -m mypy``), so that the versions are the locked ones. Other
-tools are looked up on ``PATH`` at call time. A tool that is not there makes its gate
-``skipped`` with the reason, never a silent pass.
+tools are looked up on ``PATH`` at call time.
+
+A tool the gate needs that is missing, cannot start, or ends in a way the gate cannot read
+(a crash, a configuration it rejects) makes the gate ``could_not_run`` with the tool's own
+error — never a pass. Only the optional checkers (``node --check``, ``bash -n``, PyYAML,
+tree-sitter grammars) leave a note instead when they are not installed: without them the
+check does not apply here, and other checks of the same files still run.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import shutil
 import sys
 from collections.abc import Iterator, Mapping
@@ -17,6 +23,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from patchwright.sandbox import ExecResult, Sandbox
+
+
+class ToolBroken(Exception):
+    """A tool ran but produced no usable report, or could not start (the message says why,
+    in the tool's own words where it gave any)."""
 
 
 def which(name: str) -> str | None:
@@ -92,6 +103,32 @@ def describe_failure(result: ExecResult) -> str | None:
     if result.killed_by:
         return f"killed ({result.killed_by})"
     return None
+
+
+_EXEC_FAILED = re.compile(r"^(?:bwrap: execvp .*|cannot run '.*': .*)$", re.M)
+
+
+def could_not_start(result: ExecResult) -> str | None:
+    """Why a command never started (not found, not executable), from its exit code 126/127
+    or the sandbox wrapper's exec error; None when it started."""
+    found = _EXEC_FAILED.search(result.stderr)
+    if found:
+        return found.group(0).strip()
+    if result.exit_code in (126, 127):
+        lines = [x for x in result.stderr.strip().splitlines() if x.strip()]
+        what = "not executable" if result.exit_code == 126 else "not found"
+        return lines[-1].strip() if lines else f"{what} (exit {result.exit_code})"
+    return None
+
+
+def unusable(tool: str, result: ExecResult) -> str | None:
+    """``"<tool> <why>: <its stderr>"`` when a tool run was blocked, timed out, killed or never
+    started — nothing it printed can be read as a report; None otherwise."""
+    why = describe_failure(result) or could_not_start(result)
+    if why is None:
+        return None
+    said = tail(result.stderr, 3, 600)
+    return f"{tool} {why}" + (f": {said}" if said and said not in why else "")
 
 
 def tail(text: str, lines: int = 30, chars: int = 4000) -> str:

@@ -4,6 +4,9 @@ When it runs: the repository configures mypy (mypy.ini, .mypy.ini, ``[mypy]`` in
 ``[tool.mypy]`` in pyproject.toml), ships a ``py.typed`` marker, or a touched file carries
 type hints. Otherwise the gate is skipped and says so: mypy on unannotated code reports
 mostly noise, and a repository that never asked for type checking should not be blocked by it.
+Where the gate applies, a mypy that is missing, cannot start, or ends without a report it can
+read — exit 2 (a crash, a config error such as a plugin that does not import), or exit 1 with
+no error line for a Python file — makes it ``could_not_run`` with mypy's own message.
 
 The baseline is mypy on the same files with each changed file's old text swapped in through
 ``--shadow-file`` (separate cache directories keep the two runs from sharing stale entries).
@@ -23,21 +26,18 @@ from pathlib import Path
 from patchwright.verify.files import Comparison, current_texts
 from patchwright.verify.model import GateContext, GateResult, Problem, Status, diff_problems
 from patchwright.verify.tools import (
-    describe_failure,
+    ToolBroken,
     python_tool,
     repo_python,
     scratch_copies,
     scratch_dir,
     tail,
+    unusable,
 )
 
 NAME = "types"
 _LINE = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)? error: (?P<msg>.*?)"
                    r"(?:\s+\[(?P<code>[\w-]+)\])?$", re.M)  # fmt: skip
-
-
-class ToolBroken(Exception):
-    """mypy ran but did not produce a report (the message says why)."""
 
 
 def mypy_configured(root: Path) -> str | None:
@@ -105,12 +105,20 @@ def run_mypy(ctx: GateContext, mypy: list[str], paths: list[str], shadows: dict[
         for path, copy in copies.items():
             args += ["--shadow-file", path, str(copy)]
         result = ctx.sandbox.run([*args, "--", *paths], cwd=ctx.root, timeout=300)
-    if why := describe_failure(result):
-        raise ToolBroken(f"mypy {why}")
-    if result.exit_code not in (0, 1):
-        output = tail(result.stdout + result.stderr, 5)
+    if why := unusable("mypy", result):
+        raise ToolBroken(why)
+    if not _readable(result.exit_code, result.stdout):
+        output = tail(result.stdout + "\n" + result.stderr, 8)
         raise ToolBroken(f"mypy exited {result.exit_code}: {output}")
     return parse_mypy(result.stdout, set(paths))
+
+
+def _readable(code: int | None, stdout: str) -> bool:
+    """mypy's report can be trusted: exit 0, or exit 1 with an error line for a Python file
+    (exit 1 with none is a crash, e.g. ``No module named mypy``; exit 2 is a fatal error)."""
+    if code == 0:
+        return True
+    return code == 1 and any(m["path"].endswith((".py", ".pyi")) for m in _LINE.finditer(stdout))
 
 
 class TypesGate:
@@ -124,16 +132,19 @@ class TypesGate:
         skip = self._why_skip(ctx, texts)
         if skip:
             return GateResult(NAME, "skipped", seconds=time.monotonic() - started, reason=skip)
-        mypy = python_tool("mypy")
-        assert mypy is not None  # _why_skip checked
         paths = sorted(texts)
         cmp = Comparison()
         try:
+            mypy = python_tool("mypy")
+            if mypy is None:
+                raise ToolBroken("is not installed, but the gate applies here")
             now = run_mypy(ctx, mypy, paths, {}, "mypy")
             before = self._before(ctx, mypy, texts, now, cmp.notes)
         except ToolBroken as exc:
-            return GateResult(NAME, "skipped", seconds=time.monotonic() - started,
-                              reason=f"could not type-check: {exc}")  # fmt: skip
+            why = str(exc).removeprefix("mypy ")
+            return GateResult(NAME, "could_not_run", output=why,
+                              seconds=time.monotonic() - started,
+                              reason=f"mypy could not run: {why}")  # fmt: skip
         new, fixed = diff_problems(before, now)
         cmp.new, cmp.fixed = new, fixed
         status: Status = "failed" if new else "passed"
@@ -144,8 +155,6 @@ class TypesGate:
     def _why_skip(ctx: GateContext, texts: dict[str, str]) -> str | None:
         if not texts:
             return "no touched Python files"
-        if python_tool("mypy") is None:
-            return "mypy is not installed"
         if mypy_configured(ctx.root) or any(has_type_hints(t) for t in texts.values()):
             return None
         return "the repository does not configure mypy and the touched files have no type hints"

@@ -46,7 +46,10 @@ def run_tests_tool(bench: Workbench, args: Mapping[str, Any]) -> Observation:
     if targets:
         return _chosen_tests(bench, targets)
     check = bench.check(bench.working.changed_paths())
-    if check.ok and check.verdict is not None:
+    if check.not_run:
+        return Observation("the checks could not run — not a problem of your change, and not "
+                           "one you can fix:\n" + check.summary, ok=False)  # fmt: skip
+    if check.solved:
         return Observation("all gates passed and the task's check passes")
     if check.ok:
         return Observation("all gates passed (no new problems); " + (check.unproved_note() or ""))

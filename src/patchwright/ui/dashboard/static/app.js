@@ -50,7 +50,7 @@ function renderGates(gates) {
     const row = body.insertRow();
     row.className = g.status;
     row.insertCell().textContent = g.gate;
-    row.insertCell().textContent = g.status;
+    row.insertCell().textContent = (g.status || "").replace(/_/g, " ");
     row.insertCell().textContent = g.new_problems ? `${g.new_problems} new` : "";
     row.insertCell().textContent = g.seconds != null ? `${g.seconds}s` : "";
   }
