@@ -85,6 +85,7 @@ class RunSummary:
     strategy: str = ""
     steps: int = 0
     role_usage: dict[str, dict[str, int]] = field(default_factory=dict)
+    temperatures: list[float | None] = field(default_factory=list)  # per call, as sent
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -105,6 +106,7 @@ class RunSummary:
             "strategy": self.strategy,
             "steps": self.steps,
             "role_usage": self.role_usage,
+            "temperatures": self.temperatures,
             "reason": self.reason,
             "run_id": self.run_id,
         }
@@ -234,6 +236,7 @@ def _run(
         summary.prompt_tokens = usage.usage.prompt_tokens
         summary.completion_tokens = usage.usage.completion_tokens
         summary.cost, summary.calls = usage.cost, usage.calls
+        summary.temperatures = [call.temperature for call in session.model.calls]
         summary.seconds = time.monotonic() - started
         bus.emit("run.end", **summary.to_json(), notes=summary.notes)
         record.write_summary(
