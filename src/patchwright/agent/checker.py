@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from patchwright.agent.coverage_links import changed_in
 from patchwright.agent.criterion import Criterion, Verdict, evaluate
 from patchwright.events import EventBus
 from patchwright.sandbox import Sandbox
@@ -137,7 +138,8 @@ class GateChecker:
         if check.gates_ok:
             tests = next((r for r in results if r.name == "tests"), None)
             run = tests.test_run if tests is not None else None
-            check.verdict = evaluate(self.criterion, run, touched, self.run_command)
+            changed = changed_in(self.baseline, self.root, touched)
+            check.verdict = evaluate(self.criterion, run, touched, self.run_command, changed)
             if check.verdict is not None:
                 self.bus.emit("criterion.result", **check.verdict.to_json())
         self.last = check

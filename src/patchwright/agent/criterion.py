@@ -6,7 +6,8 @@ The gates ask "did anything get worse?"; the criterion asks "is the task done?".
   SWE-agent treat it; per-test outcomes, where the runner gives them, say what still fails;
 * otherwise, with a detected runner that reports per-test outcomes, the **targets** — the
   baseline-failing tests related to the task (``related_tests``), plus any failing test whose
-  traceback runs through a file the change touches — must pass;
+  traceback runs through a file the change touches or that ran, at baseline, a function the
+  change touches (``coverage_links``) — must pass;
 * every ``--done-when`` command must exit 0, in addition to the above.
 
 With none of these the criterion is undefined and a change that passes the gates is
@@ -21,6 +22,7 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from patchwright.agent.coverage_links import Spans, reaches
 from patchwright.agent.related_tests import is_test_path, related_tests, traced_files
 from patchwright.agent.relevance import mentioned_files
 from patchwright.verify import Baseline
@@ -43,8 +45,10 @@ class Criterion:
     done_when: tuple[str, ...] = ()
     unrelated: tuple[str, ...] = ()
     traced: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    covered: Mapping[str, Spans] = field(default_factory=dict)  # test -> what it ran (baseline)
     notes: tuple[str, ...] = ()
     already_met: tuple[str, ...] = ()  # its commands that exit 0 before any change
+    coverage_seconds: float = 0.0
 
     @property
     def defined(self) -> bool:
@@ -73,12 +77,17 @@ class Criterion:
     def _shown(self, cmd: str) -> str:
         return f"`{cmd}` exits 0" + (" (already before any change)" * (cmd in self.already_met))
 
-    def targets_for(self, touched: Collection[str]) -> frozenset[str]:
-        """The targets plus failing tests whose traceback runs through a touched file."""
+    def targets_for(
+        self, touched: Collection[str], changed: Mapping[str, Collection[int]] | None = None
+    ) -> frozenset[str]:
+        """The targets plus failing tests whose traceback runs through a touched file or that
+        ran code the change touches (``changed``: baseline lines changed, by path; without
+        it a touched file they ran counts)."""
         if self.test_cmd:
             return frozenset()
         through = {t for t, files in self.traced.items() if files & set(touched)}
-        return self.targets | through
+        ran = {t for t, spans in self.covered.items() if reaches(spans, touched, changed)}
+        return self.targets | through | ran
 
     def describe(self) -> str:
         parts: list[str] = []
@@ -91,6 +100,11 @@ class Criterion:
         elif self.target_files:
             parts.append(f"every test in {', '.join(sorted(self.target_files))} passes")
         parts.extend(self._shown(cmd) for cmd in self.done_when)
+        if not parts and self.covered:
+            return (
+                f"none yet: a change to code that {len(self.covered)} failing test(s) run "
+                "makes them the task's tests, which must then pass"
+            )
         if not parts:
             return "none: nothing can prove this task done, so a change will be unverified"
         if not self.proves:
@@ -108,6 +122,8 @@ class Criterion:
             "already_met": list(self.already_met),
             "proves": self.proves,
             "unrelated_failures": list(self.unrelated),
+            "covered_tests": sorted(self.covered),
+            "coverage_seconds": round(self.coverage_seconds, 3),
             "notes": list(self.notes),
         }
 
@@ -192,14 +208,16 @@ def evaluate(
     run: TestRun | None,
     touched: Collection[str],
     run_command: RunCommand,
+    changed: Mapping[str, Collection[int]] | None = None,
 ) -> Verdict | None:
-    """Judge a written change: the test run the tests gate made, and the done-when commands.
-    None when no check applies to this change (the outcome can only be unverified)."""
+    """Judge a written change: the test run the tests gate made, and the done-when commands
+    (``changed``: the baseline lines it changes, by path). None when no check applies to
+    this change (the outcome can only be unverified)."""
     verdicts: list[Verdict] = []
     if criterion.test_cmd:
         verdicts.append(_test_command(criterion.test_cmd, run))
     else:
-        targets = criterion.targets_for(touched)
+        targets = criterion.targets_for(touched, changed)
         if targets:
             verdicts.append(_targets(targets, run))
         if criterion.target_files:

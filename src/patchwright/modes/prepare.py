@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from rich.console import Console
 
 from patchwright.agent.checker import GateChecker
+from patchwright.agent.coverage_links import link_by_coverage
 from patchwright.agent.criterion import Criterion, baseline_report, decide
 from patchwright.agent.loop import Approver
 from patchwright.agent.related_tests import is_test_path
@@ -63,6 +64,7 @@ def prepare(session: Session, ws: Workspace, opts: RunOptions, console: Console)
     criterion = decide(
         baseline, opts.task, texts, user_test_cmd=opts.test_cmd, done_when=opts.done_when
     )
+    criterion = link_by_coverage(criterion, baseline, session.sandbox, timeout=opts.test_timeout)
     probes = probe_done_when(session, opts.done_when)
     criterion = criterion.holding(held(probes))
     bus.emit("baseline.done", failing=len(baseline.failing_tests))
