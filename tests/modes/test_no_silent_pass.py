@@ -181,3 +181,29 @@ def test_the_agent_strategy_does_not_call_a_change_solved_on_a_check_that_held(
     code, out = run(repo, "Document add in main.py", steps, "--strategy", "agent", "--no-plan",
                     "--done-when", "true")  # fmt: skip
     assert (code, out["outcome"]) == (4, "unverified"), out
+
+
+BROKEN_HELPERS = "from calc import subtract  # renamed away\n"
+USES_HELPER = "from calc import add\n\n\ndef test_add():\n    assert add(2, 2) == 4\n"
+
+
+def test_a_suite_broken_before_the_change_is_the_models_to_mend_not_a_stop(
+    tmp_path: Path, script: Script, shop: Any
+) -> None:
+    """conftest.py cannot import its helpers, so pytest writes no report before any change.
+    A first reply that leaves it broken is answered with pytest's error, not a stopped run;
+    the second mends it and the task is solved."""
+    files = {"calc.py": CALC, "helpers.py": BROKEN_HELPERS, "conftest.py": "import helpers\n",
+             "tests/test_calc.py": USES_HELPER}  # fmt: skip
+    repo = make_repo(tmp_path / "broken", files, shop)
+    replies = script([
+        sr("calc.py", "def add(a, b):", "# adds\ndef add(a, b):"),
+        sr("helpers.py", "from calc import subtract  # renamed away", "from calc import add"),
+        "fix: conftest imports nothing missing",
+    ])  # fmt: skip
+    code, out = run(repo, "The test suite fails to start: helpers.py imports a name calc "
+                    "no longer has. Fix it.", replies,
+                    "--test-cmd", "python -m pytest -q")  # fmt: skip
+    assert (code, out["outcome"]) == (0, "solved"), out["reason"]
+    assert out["iterations"] == 2, out
+    assert (repo / "helpers.py").read_text() == "from calc import add\n"

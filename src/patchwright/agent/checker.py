@@ -46,6 +46,9 @@ class Check:
 
     results: list[GateResult] = field(default_factory=list)
     verdict: Verdict | None = None
+    # the repository's test run was broken before the change (timed out, no report): its
+    # still being broken is the change's to fix (or the task's), not a tool to install
+    suite_broken_before: bool = False
 
     @property
     def gates_ok(self) -> bool:
@@ -53,8 +56,14 @@ class Check:
 
     @property
     def not_run(self) -> list[GateResult]:
-        """Gates that apply but could not run: no verdict on the change either way."""
-        return [r for r in self.results if r.could_not_run]
+        """Gates that apply but could not run: no verdict on the change either way. A test
+        run broken before the change and still broken is left out: the change failed to
+        mend it, which the model is told (the task may be to mend it), never a pass."""
+        return [
+            r
+            for r in self.results
+            if r.could_not_run and not (r.name == "tests" and self.suite_broken_before)
+        ]
 
     def require_verdicts(self) -> None:
         """Raise :class:`GatesCouldNotRun` when a gate could not run."""
@@ -134,7 +143,8 @@ class GateChecker:
                 seconds=round(r.seconds, 3),
                 reason=r.reason,
             )
-        check = Check(results)
+        before = self.baseline.tests
+        check = Check(results, suite_broken_before=before is not None and bool(before.problem))
         if check.gates_ok:
             tests = next((r for r in results if r.name == "tests"), None)
             run = tests.test_run if tests is not None else None

@@ -29,6 +29,8 @@ def summarize_failures(results: Sequence[GateResult]) -> str:
             continue
         if r.could_not_run:
             parts.append(f"{r.name} gate could not run: {r.reason or r.output[-300:]}")
+            if r.reason and r.output:
+                parts.append(_detail(r.output))
             continue
         count = len(r.new_problems)
         parts.append(f"{r.name} gate failed with {count} new problem{'s' * (count != 1)}:")
