@@ -7,6 +7,7 @@ import json
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -68,6 +69,35 @@ def shop_repo(tmp_path: Path) -> Path:
     return repo
 
 
+def make_repo(root: Path, files: dict[str, str]) -> Path:
+    """A git repository at ``root`` holding ``files`` (relative path -> text), committed."""
+    root.mkdir(parents=True, exist_ok=True)
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    git(root, "init", "-q", "-b", "main")
+    git(root, "add", "-A")
+    git(root, "commit", "-q", "-m", "initial")
+    return root
+
+
+def run_json(repo: Path, task: str, replies: Path, *extra: str) -> tuple[int, dict[str, Any]]:
+    """``patchwright run --json`` in process with scripted replies (``--yes``, 2 iterations
+    unless ``extra`` says otherwise): its exit code and its one JSON line."""
+    from typer.testing import CliRunner
+
+    from patchwright.cli import app
+
+    result = CliRunner().invoke(
+        app,
+        ["run", "--repo", str(repo), "--task", task, "--model", f"scripted:{replies}",
+         "--yes", "--json", "--max-iter", "2", *extra],
+    )  # fmt: skip
+    lines = [line for line in result.stdout.splitlines() if line.strip()]
+    assert len(lines) == 1, result.output
+    return result.exit_code, json.loads(lines[0])
+
+
 def fingerprint(repo: Path) -> dict[str, str]:
     """Hashes of every file outside .git and .patchwright (byte-identity checks)."""
     out: dict[str, str] = {}
@@ -90,6 +120,8 @@ class Shop:
     FIXED = FIXED
     git = staticmethod(git)
     fingerprint = staticmethod(fingerprint)
+    make_repo = staticmethod(make_repo)
+    run = staticmethod(run_json)
 
 
 @pytest.fixture

@@ -42,28 +42,6 @@ COMMENT_CALC = sr("calc.py", "def add(a, b):", "# add two numbers\ndef add(a, b)
 FIX_CALC = sr("calc.py", "    return a - b", "    return a + b")
 
 
-def make_repo(root: Path, files: dict[str, str], shop: Any) -> Path:
-    root.mkdir(parents=True)
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    shop.git(root, "init", "-q", "-b", "main")
-    shop.git(root, "add", "-A")
-    shop.git(root, "commit", "-q", "-m", "initial")
-    return root
-
-
-def run(repo: Path, task: str, replies: Path, *extra: str) -> tuple[int, dict[str, Any]]:
-    result = CliRunner().invoke(
-        app,
-        ["run", "--repo", str(repo), "--task", task, "--model", f"scripted:{replies}",
-         "--yes", "--json", "--max-iter", "2", *extra],
-    )  # fmt: skip
-    lines = [line for line in result.stdout.splitlines() if line.strip()]
-    assert len(lines) == 1, result.output
-    return result.exit_code, json.loads(lines[0])
-
-
 def summary_of(repo: Path) -> dict[str, Any]:
     run_dir = next((repo / ".patchwright" / "runs").iterdir())
     return dict(json.loads((run_dir / "summary.json").read_text()))
@@ -78,14 +56,14 @@ def user_prompts(repo: Path) -> list[str]:
 @pytest.fixture
 def script_repo(tmp_path: Path, shop: Any) -> Path:
     """Reproduction 1: a plain-script test that fails, judged only by its exit code."""
-    return make_repo(tmp_path / "adder", {"main.py": MAIN, "test_main.py": TEST_MAIN}, shop)
+    return shop.make_repo(tmp_path / "adder", {"main.py": MAIN, "test_main.py": TEST_MAIN})
 
 
 @pytest.fixture
 def pytest_repo(tmp_path: Path, shop: Any) -> Path:
     """Reproduction 2: a pytest suite whose failing test the task does not name."""
     files = {"calc.py": CALC, "tests/test_calc.py": TEST_CALC, "conftest.py": ""}
-    return make_repo(tmp_path / "calc", files, shop)
+    return shop.make_repo(tmp_path / "calc", files)
 
 
 SCRIPT_TASK = "The function add in main.py has a bug. Fix it."
@@ -97,7 +75,7 @@ def test_a_comment_only_change_does_not_satisfy_the_users_test_command(
 ) -> None:
     before, head = shop.fingerprint(script_repo), shop.git(script_repo, "rev-parse", "HEAD")
     replies = script([COMMENT_ONLY, OTHER_COMMENT])
-    code, out = run(script_repo, SCRIPT_TASK, replies, "--test-cmd", "python3 test_main.py")
+    code, out = shop.run(script_repo, SCRIPT_TASK, replies, "--test-cmd", "python3 test_main.py")
     assert (code, out["outcome"]) == (1, "failed"), out
     assert out["criterion"]["test_cmd"] == "python3 test_main.py"
     assert out["criterion"]["met"] is False
@@ -109,7 +87,7 @@ def test_the_failing_output_drives_one_repair_to_a_solution(
     script_repo: Path, script: Script, shop: Any
 ) -> None:
     replies = script([COMMENT_ONLY, FIX_MAIN, "fix(main): add returns the sum"])
-    code, out = run(script_repo, SCRIPT_TASK, replies, "--test-cmd", "python3 test_main.py")
+    code, out = shop.run(script_repo, SCRIPT_TASK, replies, "--test-cmd", "python3 test_main.py")
     assert (code, out["outcome"], out["iterations"]) == (0, "solved", 2), out
     assert out["criterion"]["met"] is True
     # the repair builds on the first attempt, as the model was told
@@ -127,7 +105,7 @@ def test_failing_tests_about_the_task_are_its_targets_even_when_not_named(
     pytest_repo: Path, script: Script, shop: Any
 ) -> None:
     before = shop.fingerprint(pytest_repo)
-    code, out = run(
+    code, out = shop.run(
         pytest_repo,
         PYTEST_TASK,
         script([COMMENT_CALC, sr("calc.py", "    return a - b", "    return a - b  # sum")]),
@@ -141,7 +119,9 @@ def test_failing_tests_about_the_task_are_its_targets_even_when_not_named(
 def test_a_target_fixed_after_one_repair_is_solved(
     pytest_repo: Path, script: Script, shop: Any
 ) -> None:
-    code, out = run(pytest_repo, PYTEST_TASK, script([COMMENT_CALC, FIX_CALC, "fix(calc): sum"]))
+    code, out = shop.run(
+        pytest_repo, PYTEST_TASK, script([COMMENT_CALC, FIX_CALC, "fix(calc): sum"])
+    )
     assert (code, out["outcome"], out["iterations"]) == (0, "solved", 2), out
     assert "return a + b" in (pytest_repo / "calc.py").read_text()
     assert "assert -1 == 5" in user_prompts(pytest_repo)[1]
@@ -157,8 +137,8 @@ def test_unrelated_failures_are_reported_and_do_not_block(
         "tests/test_clock.py": "from clock import now\n\n\ndef test_now():\n    assert now() > 0\n",
         "conftest.py": "",
     }
-    repo = make_repo(tmp_path / "two", files, shop)
-    code, out = run(repo, PYTEST_TASK, script([FIX_CALC, "fix(calc): sum"]))
+    repo = shop.make_repo(tmp_path / "two", files)
+    code, out = shop.run(repo, PYTEST_TASK, script([FIX_CALC, "fix(calc): sum"]))
     assert (code, out["outcome"]) == (0, "solved"), out
     assert out["criterion"]["unrelated_failures"] == ["tests/test_clock.py::test_now"]
     notes = " ".join(summary_of(repo)["notes"])
@@ -167,14 +147,14 @@ def test_unrelated_failures_are_reported_and_do_not_block(
 
 def test_done_when_commands_are_part_of_done(tmp_path: Path, script: Script, shop: Any) -> None:
     repro = "from main import add\nimport sys\nsys.exit(0 if add(1, 1) == 2 else 1)\n"
-    repo = make_repo(tmp_path / "repro", {"main.py": MAIN, "repro.py": repro}, shop)
+    repo = shop.make_repo(tmp_path / "repro", {"main.py": MAIN, "repro.py": repro})
     task = "add in main.py gives wrong sums"
-    code, out = run(
+    code, out = shop.run(
         repo, task, script([COMMENT_ONLY, OTHER_COMMENT]), "--done-when", "python3 repro.py"
     )
     assert (code, out["outcome"]) == (1, "failed")
     assert out["criterion"]["remaining"] == ["python3 repro.py"]
-    code, out = run(
+    code, out = shop.run(
         repo, task, script([FIX_MAIN, "fix(main): sum"]), "--done-when", "python3 repro.py"
     )
     assert (code, out["outcome"]) == (0, "solved"), out
@@ -184,8 +164,8 @@ def test_done_when_commands_are_part_of_done(tmp_path: Path, script: Script, sho
 def test_without_any_criterion_the_change_is_unverified(
     tmp_path: Path, script: Script, shop: Any
 ) -> None:
-    repo = make_repo(tmp_path / "plain", {"main.py": MAIN}, shop)
-    code, out = run(repo, "Make add in main.py add.", script([FIX_MAIN, "fix(main): sum"]))
+    repo = shop.make_repo(tmp_path / "plain", {"main.py": MAIN})
+    code, out = shop.run(repo, "Make add in main.py add.", script([FIX_MAIN, "fix(main): sum"]))
     assert (code, out["outcome"]) == (4, "unverified"), out
     assert out["criterion"]["defined"] is False
     assert out["commit"]  # kept with --yes, and said to be unproved
@@ -211,16 +191,18 @@ def test_the_test_file_in_the_test_command_is_read_only(
     script_repo: Path, script: Script, shop: Any
 ) -> None:
     cheat = sr("test_main.py", "assert add(2, 3) == 5, f'add(2, 3) gave {add(2, 3)}'", "pass")
-    code, out = run(
+    code, out = shop.run(
         script_repo, SCRIPT_TASK, script([cheat] * 8), "--test-cmd", "python3 test_main.py"
     )
     assert (code, out["outcome"]) == (1, "failed")
     assert (script_repo / "test_main.py").read_text() == TEST_MAIN
 
 
-def test_free_retries_share_one_budget_per_run(script_repo: Path, script: Script) -> None:
+def test_free_retries_share_one_budget_per_run(
+    script_repo: Path, script: Script, shop: Any
+) -> None:
     junk = "I would change the add function to return the sum."
-    code, out = run(
+    code, out = shop.run(
         script_repo, SCRIPT_TASK, script([junk] * 12), "--test-cmd", "python3 test_main.py",
         "--max-iter", "3",
     )  # fmt: skip
@@ -230,10 +212,10 @@ def test_free_retries_share_one_budget_per_run(script_repo: Path, script: Script
 
 
 def test_best_of_k_keeps_the_candidate_that_meets_the_criterion(
-    script_repo: Path, script: Script
+    script_repo: Path, script: Script, shop: Any
 ) -> None:
     replies = script([COMMENT_ONLY, FIX_MAIN, "fix(main): sum"])
-    code, out = run(
+    code, out = shop.run(
         script_repo, SCRIPT_TASK, replies, "--test-cmd", "python3 test_main.py",
         "--candidates", "2", "--max-iter", "1",
     )  # fmt: skip
@@ -244,9 +226,9 @@ def test_best_of_k_keeps_the_candidate_that_meets_the_criterion(
 def test_an_already_green_test_command_cannot_prove_the_task(
     tmp_path: Path, script: Script, shop: Any
 ) -> None:
-    repo = make_repo(tmp_path / "green", {"main.py": MAIN_FIXED, "check.py": "print('ok')\n"}, shop)
+    repo = shop.make_repo(tmp_path / "green", {"main.py": MAIN_FIXED, "check.py": "print('ok')\n"})
     replies = script([sr("main.py", "def add(a, b):", "def add(a, b):  # sum"), "docs: note"])
-    code, out = run(repo, "Comment add in main.py", replies, "--test-cmd", "python3 check.py")
+    code, out = shop.run(repo, "Comment add in main.py", replies, "--test-cmd", "python3 check.py")
     assert (code, out["outcome"]) == (4, "unverified")
     assert out["criterion"]["already_met"] == ["python3 check.py"]
     assert any("already exits 0" in n for n in summary_of(repo)["notes"])
@@ -255,7 +237,7 @@ def test_an_already_green_test_command_cannot_prove_the_task(
 def test_the_repository_keeps_no_trace_of_a_failed_run(
     script_repo: Path, script: Script, shop: Any
 ) -> None:
-    run(
+    shop.run(
         script_repo,
         SCRIPT_TASK,
         script([COMMENT_ONLY, OTHER_COMMENT]),

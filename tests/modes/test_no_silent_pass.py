@@ -30,27 +30,6 @@ def call(name: str, **arguments: Any) -> dict[str, Any]:
                                             "arguments": arguments}]}  # fmt: skip
 
 
-def make_repo(root: Path, files: dict[str, str], shop: Any) -> Path:
-    for rel, text in files.items():
-        (root / rel).parent.mkdir(parents=True, exist_ok=True)
-        (root / rel).write_text(text)
-    shop.git(root, "init", "-q", "-b", "main")
-    shop.git(root, "add", "-A")
-    shop.git(root, "commit", "-q", "-m", "initial")
-    return root
-
-
-def run(repo: Path, task: str, script: Path, *extra: str) -> tuple[int, dict[str, Any]]:
-    result = CliRunner().invoke(
-        app,
-        ["run", "--repo", str(repo), "--task", task, "--model", f"scripted:{script}",
-         "--yes", "--json", "--max-iter", "2", *extra],
-    )  # fmt: skip
-    lines = [line for line in result.stdout.splitlines() if line.strip()]
-    assert len(lines) == 1, result.output
-    return result.exit_code, json.loads(lines[0])
-
-
 def record(repo: Path) -> dict[str, Any]:
     run_dir = next((repo / ".patchwright" / "runs").iterdir())
     return dict(json.loads((run_dir / "summary.json").read_text()))
@@ -65,10 +44,10 @@ def model_replies(repo: Path) -> int:
 def test_a_test_command_that_cannot_start_stops_the_run_before_any_model_call(
     tmp_path: Path, script: Script, shop: Any
 ) -> None:
-    repo = make_repo(tmp_path / "adder", {"main.py": MAIN}, shop)
+    repo = shop.make_repo(tmp_path / "adder", {"main.py": MAIN})
     before = shop.fingerprint(repo)
     replies = script([sr("main.py", "    return a - b", "    return a + b"), "fix: sum"])
-    code, out = run(repo, "Fix add in main.py", replies, "--test-cmd", "nonexistent-runner")
+    code, out = shop.run(repo, "Fix add in main.py", replies, "--test-cmd", "nonexistent-runner")
     assert (code, out["outcome"]) == (2, "error"), out
     assert (
         "cannot start" in out["error"] and "nonexistent-runner: command not found" in out["error"]
@@ -82,16 +61,18 @@ def test_a_test_command_that_cannot_start_stops_the_run_before_any_model_call(
 def test_a_done_when_command_that_cannot_start_stops_the_run_before_any_model_call(
     tmp_path: Path, script: Script, shop: Any
 ) -> None:
-    repo = make_repo(tmp_path / "adder", {"main.py": MAIN}, shop)
+    repo = shop.make_repo(tmp_path / "adder", {"main.py": MAIN})
     replies = script([sr("main.py", "    return a - b", "    return a + b"), "fix: sum"])
-    code, out = run(repo, "Fix add in main.py", replies, "--done-when", "no-such-checker --all")
+    code, out = shop.run(
+        repo, "Fix add in main.py", replies, "--done-when", "no-such-checker --all"
+    )
     assert (code, out["outcome"]) == (2, "error"), out
     assert "--done-when `no-such-checker --all` cannot start" in out["error"]
     assert record(repo)["calls"] == 0
 
     # a script of the repository that the task may write is not refused
     fix = script([sr("main.py", "    return a - b", "    return a + b")] * 8)
-    code, out = run(repo, "Fix add in main.py", fix, "--done-when", "./check.sh")
+    code, out = shop.run(repo, "Fix add in main.py", fix, "--done-when", "./check.sh")
     assert (code, out["outcome"]) == (1, "failed"), out["reason"]
     assert out["criterion"]["remaining"] == ["./check.sh"]
 
@@ -101,9 +82,9 @@ def test_a_check_that_already_holds_cannot_make_a_comment_solved(
 ) -> None:
     files = {"calc.py": CALC, "notes.py": "x = 1\n", "tests/test_calc.py": FAILING_TEST,
              "conftest.py": ""}  # fmt: skip
-    repo = make_repo(tmp_path / "calc", files, shop)
+    repo = shop.make_repo(tmp_path / "calc", files)
     comment = sr("notes.py", "x = 1", "# the first note\nx = 1")
-    code, out = run(repo, "Say what notes.py is for.", script([comment, "docs: note"]),
+    code, out = shop.run(repo, "Say what notes.py is for.", script([comment, "docs: note"]),
                     "--done-when", "true")  # fmt: skip
     assert out["outcome"] != "solved" and code != 0, out
     assert (code, out["outcome"]) == (4, "unverified")
@@ -119,7 +100,7 @@ def test_a_check_that_already_holds_cannot_make_a_comment_solved(
 def test_the_done_when_line_says_so_before_the_first_edit(
     tmp_path: Path, script: Script, shop: Any
 ) -> None:
-    repo = make_repo(tmp_path / "adder", {"main.py": MAIN}, shop)
+    repo = shop.make_repo(tmp_path / "adder", {"main.py": MAIN})
     replies = script([sr("main.py", "    return a - b", "    return a + b"), "fix: sum"])
     result = CliRunner().invoke(
         app,
@@ -136,10 +117,10 @@ def test_a_run_whose_type_checker_crashes_keeps_nothing(
     tmp_path: Path, script: Script, shop: Any
 ) -> None:
     files = {"mypy.ini": "[mypy]\nplugins = nonexistent_plugin\n", "settings.py": TYPED}
-    repo = make_repo(tmp_path / "typed", files, shop)
+    repo = shop.make_repo(tmp_path / "typed", files)
     before, head = shop.fingerprint(repo), shop.git(repo, "rev-parse", "HEAD")
     oops = sr("settings.py", "x: int = 1", 'x: int = 1\ny: int = "oops"')
-    code, out = run(repo, "Add a setting y to settings.py.", script([oops, "feat: y", oops]),
+    code, out = shop.run(repo, "Add a setting y to settings.py.", script([oops, "feat: y", oops]),
                     "--done-when", "python3 -c 'import settings; settings.y'")  # fmt: skip
     assert (code, out["outcome"]) == (1, "error"), out
     assert "the types gate could not run" in out["reason"]
@@ -153,14 +134,14 @@ def test_a_run_whose_type_checker_crashes_keeps_nothing(
 
 def test_the_agent_strategy_stops_the_same_way(tmp_path: Path, shop: Any, script: Script) -> None:
     files = {"mypy.ini": "[mypy]\nplugins = nonexistent_plugin\n", "settings.py": TYPED}
-    repo = make_repo(tmp_path / "typed", files, shop)
+    repo = shop.make_repo(tmp_path / "typed", files)
     before, head = shop.fingerprint(repo), shop.git(repo, "rev-parse", "HEAD")
     oops = sr("settings.py", "x: int = 1", 'x: int = 1\ny: int = "oops"')
     steps = tmp_path / "steps.jsonl"
     entries = [call("edit", edits=oops), call("finish", summary="added y"),
                call("approve", commit_message="feat: y")]  # fmt: skip
     steps.write_text("".join(json.dumps(e) + "\n" for e in entries))
-    code, out = run(repo, "Add a setting y to settings.py.", steps, "--strategy", "agent",
+    code, out = shop.run(repo, "Add a setting y to settings.py.", steps, "--strategy", "agent",
                     "--no-plan", "--done-when", "python3 -c 'import settings; settings.y'")  # fmt: skip
     assert (code, out["outcome"]) == (1, "error"), out
     assert "the types gate could not run" in out["reason"]
@@ -172,13 +153,13 @@ def test_the_agent_strategy_stops_the_same_way(tmp_path: Path, shop: Any, script
 def test_the_agent_strategy_does_not_call_a_change_solved_on_a_check_that_held(
     tmp_path: Path, shop: Any
 ) -> None:
-    repo = make_repo(tmp_path / "adder", {"main.py": MAIN}, shop)
+    repo = shop.make_repo(tmp_path / "adder", {"main.py": MAIN})
     steps = tmp_path / "steps.jsonl"
     comment = sr("main.py", "def add(a, b):", "# add two numbers\ndef add(a, b):")
     entries = [call("edit", edits=comment), call("finish", summary="documented"),
                call("approve", commit_message="docs: add")]  # fmt: skip
     steps.write_text("".join(json.dumps(e) + "\n" for e in entries))
-    code, out = run(repo, "Document add in main.py", steps, "--strategy", "agent", "--no-plan",
+    code, out = shop.run(repo, "Document add in main.py", steps, "--strategy", "agent", "--no-plan",
                     "--done-when", "true")  # fmt: skip
     assert (code, out["outcome"]) == (4, "unverified"), out
 
@@ -195,13 +176,13 @@ def test_a_suite_broken_before_the_change_is_the_models_to_mend_not_a_stop(
     the second mends it and the task is solved."""
     files = {"calc.py": CALC, "helpers.py": BROKEN_HELPERS, "conftest.py": "import helpers\n",
              "tests/test_calc.py": USES_HELPER}  # fmt: skip
-    repo = make_repo(tmp_path / "broken", files, shop)
+    repo = shop.make_repo(tmp_path / "broken", files)
     replies = script([
         sr("calc.py", "def add(a, b):", "# adds\ndef add(a, b):"),
         sr("helpers.py", "from calc import subtract  # renamed away", "from calc import add"),
         "fix: conftest imports nothing missing",
     ])  # fmt: skip
-    code, out = run(repo, "The test suite fails to start: helpers.py imports a name calc "
+    code, out = shop.run(repo, "The test suite fails to start: helpers.py imports a name calc "
                     "no longer has. Fix it.", replies,
                     "--test-cmd", "python -m pytest -q")  # fmt: skip
     assert (code, out["outcome"]) == (0, "solved"), out["reason"]

@@ -12,9 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from typer.testing import CliRunner
-
-from patchwright.cli import app
 
 Script = Callable[[list[str]], Path]
 
@@ -101,17 +98,6 @@ def repo(tmp_path: Path, shop: Any) -> Path:
     return root
 
 
-def run(repo: Path, task: str, replies: Path, *extra: str) -> tuple[int, dict[str, Any]]:
-    result = CliRunner().invoke(
-        app,
-        ["run", "--repo", str(repo), "--task", task, "--model", f"scripted:{replies}",
-         "--yes", "--json", "--max-iter", "2", *extra],
-    )  # fmt: skip
-    lines = [line for line in result.stdout.splitlines() if line.strip()]
-    assert len(lines) == 1, result.output
-    return result.exit_code, json.loads(lines[0])
-
-
 def call(name: str, **arguments: Any) -> dict[str, Any]:
     return {
         "content": "",
@@ -139,7 +125,7 @@ def test_a_comment_only_reply_fails_the_test_the_task_names_in_other_words(
     repo: Path, script: Script, shop: Any
 ) -> None:
     before = shop.fingerprint(repo)
-    code, out = run(repo, NAMED_TASK, script([COMMENT, OTHER_COMMENT]))
+    code, out = shop.run(repo, NAMED_TASK, script([COMMENT, OTHER_COMMENT]))
     assert (code, out["outcome"], out["strategy"]) == (1, "failed", "pipeline"), json.dumps(out)
     assert out["criterion"]["targets"] == [CHECKOUT]
     assert out["criterion"]["remaining"] == [CHECKOUT]
@@ -150,7 +136,7 @@ def test_a_comment_only_reply_fails_the_test_the_task_names_in_other_words(
 def test_the_fix_in_a_file_the_traceback_never_shows_is_solved(
     repo: Path, script: Script, shop: Any
 ) -> None:
-    code, out = run(repo, NAMED_TASK, script([FIX, "fix(rates): charge the 20% sales tax"]))
+    code, out = shop.run(repo, NAMED_TASK, script([FIX, "fix(rates): charge the 20% sales tax"]))
     assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)
     assert out["criterion"]["met"] is True
     assert "return 0.2" in (repo / "shop" / "rates.py").read_text()
@@ -163,13 +149,13 @@ def test_when_the_task_names_nothing_the_code_the_failing_test_ran_links_it(
     repo: Path, script: Script, shop: Any
 ) -> None:
     before = shop.fingerprint(repo)
-    code, out = run(repo, UNNAMED_TASK, script([COMMENT, COMMENT]))
+    code, out = shop.run(repo, UNNAMED_TASK, script([COMMENT, COMMENT]))
     assert (code, out["outcome"]) == (1, "failed"), json.dumps(out)
     assert out["criterion"]["targets"] == []
     assert out["criterion"]["covered_tests"] == [CHECKOUT, INVENTORY_COUNT]
     assert out["criterion"]["remaining"] == [CHECKOUT]  # the inventory test ran no tax code
     assert shop.fingerprint(repo) == before
-    code, out = run(repo, UNNAMED_TASK, script([FIX, "fix(rates): charge the 20% sales tax"]))
+    code, out = shop.run(repo, UNNAMED_TASK, script([FIX, "fix(rates): charge the 20% sales tax"]))
     assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)
 
 
@@ -182,7 +168,7 @@ def test_the_agent_strategy_fails_a_comment_only_change(
     before = shop.fingerprint(repo)
     finish = call("finish", summary="documented the rate")
     script = steps([call("edit", edits=COMMENT), finish, finish, finish, finish])
-    code, out = run(repo, NAMED_TASK, script, "--strategy", "agent", "--no-plan")
+    code, out = shop.run(repo, NAMED_TASK, script, "--strategy", "agent", "--no-plan")
     assert (code, out["outcome"], out["strategy"]) == (1, "failed", "agent"), json.dumps(out)
     assert out["criterion"]["remaining"] == [CHECKOUT]
     assert out["reason"] == "the change was sent back 3 times"  # by the failing check
@@ -193,7 +179,7 @@ def test_the_agent_strategy_solves_the_fix_in_rates(
     repo: Path, steps: Callable[[list[dict[str, Any]]], Path], shop: Any
 ) -> None:
     script = steps([call("edit", edits=FIX), call("finish", summary="20% tax"), APPROVE])
-    code, out = run(repo, NAMED_TASK, script, "--strategy", "agent", "--no-plan")
+    code, out = shop.run(repo, NAMED_TASK, script, "--strategy", "agent", "--no-plan")
     assert (code, out["outcome"], out["strategy"]) == (0, "solved", "agent"), json.dumps(out)
     assert out["criterion"]["targets"] == [CHECKOUT]
     assert shop.git(repo, "log", "-1", "--format=%s").strip() == (
@@ -202,9 +188,9 @@ def test_the_agent_strategy_solves_the_fix_in_rates(
 
 
 def test_the_agent_strategy_links_the_test_by_what_it_ran(
-    repo: Path, steps: Callable[[list[dict[str, Any]]], Path]
+    repo: Path, steps: Callable[[list[dict[str, Any]]], Path], shop: Any
 ) -> None:
     script = steps([call("edit", edits=FIX), call("finish", summary="20% tax"), APPROVE])
-    code, out = run(repo, UNNAMED_TASK, script, "--strategy", "agent", "--no-plan")
+    code, out = shop.run(repo, UNNAMED_TASK, script, "--strategy", "agent", "--no-plan")
     assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)
     assert out["criterion"]["remaining"] == []
