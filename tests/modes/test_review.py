@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.modes.conftest import PYPROJECT
-from tests.modes.test_done import make_repo
+from tests.modes.conftest import PYPROJECT, make_repo
 from typer.testing import CliRunner
 
 from patchwright.cli import app
@@ -71,7 +70,7 @@ MEMORY = "- pricing: apply_discount now subtracts the discount"
 @pytest.fixture
 def shop_repo(tmp_path: Path, shop: Any) -> Path:
     """A shop whose discount is wrong (failing tests) and a cart that uses it."""
-    return make_repo(tmp_path / "shop", SHOP_FILES, shop)
+    return make_repo(tmp_path / "shop", SHOP_FILES)
 
 
 def review(repo: Path, replies: Path, *extra: str) -> tuple[int, dict[str, Any]]:
@@ -286,7 +285,7 @@ def test_a_runtime_crash_caught_by_the_smoke_run_is_healed_by_repair(
     tmp_path: Path, script: Script, shop: Any
 ) -> None:
     files = {"greet.py": GREET, "main.py": MAIN, "README.md": "Says hello.\n"}
-    repo = make_repo(tmp_path / "hello", files, shop)
+    repo = make_repo(tmp_path / "hello", files)
     crashes = sr("greet.py", '    return "hello " + name', '    return "Hello, " + name.title',
                  "Capitalise the greeting.")  # fmt: skip
     healed = sr("greet.py", '    return "Hello, " + name.title', '    return "Hello, " + name.title()',
@@ -369,7 +368,7 @@ def test_a_signature_change_that_breaks_an_untouched_typed_caller_is_rejected(
     )
     files = {"geo.py": geo, "report.py": report, "README.md": "Shapes.\n",
              "pyproject.toml": '[project]\nname = "shapes"\nversion = "0"\n\n[tool.mypy]\n'}  # fmt: skip
-    repo = make_repo(tmp_path / "shapes", files, shop)
+    repo = make_repo(tmp_path / "shapes", files)
     resign = sr("geo.py", "def area(w: int, h: int) -> int:",
                 "def area(w: int, h: int, scale: int) -> int:", "Let callers scale.")  # fmt: skip
 
@@ -386,7 +385,7 @@ def test_where_nothing_is_wrong_one_small_feature_is_proposed(
     tmp_path: Path, script: Script, shop: Any
 ) -> None:
     files = {"greet.py": GREET, "main.py": MAIN, "README.md": "Says hello.\n"}
-    repo = make_repo(tmp_path / "hello", files, shop)
+    repo = make_repo(tmp_path / "hello", files)
     feature = sr("greet.py", '    return "hello " + name',
                  '    return "hello " + (name.strip() or "stranger")',
                  "Greet a blank name as a stranger instead of printing an empty greeting.")  # fmt: skip

@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
-from tests.modes.conftest import Shop
-from tests.modes.test_done import make_repo
+from tests.modes.conftest import Shop, make_repo
 from tests.modes.test_review import COMMIT, MEMORY, SHOP_FILES, sr
 
 from patchwright.agent.session import Session
@@ -49,7 +48,7 @@ CALLER = sr("shop/cart.py", "apply_discount(p, percent)", "apply_discount(p, per
 def test_the_dashboard_follows_the_loop_and_approves_only_with_the_token(tmp_path: Path) -> None:
     from playwright.sync_api import expect, sync_playwright
 
-    repo = make_repo(tmp_path / "shop", SHOP_FILES, Shop)
+    repo = make_repo(tmp_path / "shop", SHOP_FILES)
     replies = tmp_path / "replies.jsonl"
     script = [RESIGN, COMMIT, MEMORY, CALLER, "refactor(cart): pass digits", MEMORY]
     replies.write_text("".join(json.dumps({"content": r}) + "\n" for r in script))
