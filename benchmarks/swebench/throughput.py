@@ -20,10 +20,10 @@ from pathlib import Path
 from rich.console import Console
 
 from patchwright.config import load_settings
-from patchwright.modes.swebench import SolveOptions
-from patchwright.modes.swebench_batch import BatchOptions, Tally, run_batch
-from patchwright.modes.swebench_instances import load_instances
-from patchwright.modes.swebench_setup import Where
+from patchwright.modes.swebench.batch import BatchOptions, Tally, run_batch
+from patchwright.modes.swebench.instance import SolveOptions
+from patchwright.modes.swebench.instances import load_instances
+from patchwright.modes.swebench.setup import Where
 
 
 def timed(label: str, out: Path, batch: BatchOptions, **kw: object) -> tuple[float, Tally]:

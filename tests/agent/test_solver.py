@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from patchwright.agent.checker import Check
 from patchwright.agent.criterion import Verdict
-from patchwright.agent.loop import Decision, SolveOptions, Solver
+from patchwright.agent.pipeline_solver import PipelineSolver, SolveOptions
+from patchwright.agent.solve_types import Decision
 from patchwright.agent.working_copy import WorkingCopy
 from patchwright.events import Event, EventBus
 from patchwright.llm.scripted import ScriptedModel
@@ -83,7 +84,9 @@ class RunsTheCode:
         )
 
 
-def solver(replies: list[str], *, criterion: bool = True) -> tuple[Solver, Disk, list[Event]]:
+def solver(
+    replies: list[str], *, criterion: bool = True
+) -> tuple[PipelineSolver, Disk, list[Event]]:
     disk = Disk()
 
     def read(path: str) -> TextFile | None:
@@ -96,7 +99,7 @@ def solver(replies: list[str], *, criterion: bool = True) -> tuple[Solver, Disk,
     def approve(diff: str, problems: str = "") -> Decision:
         return "apply"
 
-    s = Solver(
+    s = PipelineSolver(
         model=ScriptedModel(replies),
         working=WorkingCopy(["calc.py"], read, lambda p: None, (), ["calc.py"]),
         checker=RunsTheCode(disk, criterion),

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from patchwright.edits import Edit, Outcome, apply_edits
+from patchwright.edits import ApplyResult, Edit, apply_edits
 
 
-def run(original: str, search: str, replace: str, path: str = "f.py") -> Outcome:
+def run(original: str, search: str, replace: str, path: str = "f.py") -> ApplyResult:
     return apply_edits([Edit(path, "replace", search, replace, "test")], {path: original})
 
 

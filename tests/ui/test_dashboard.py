@@ -11,8 +11,8 @@ import pytest
 from starlette.testclient import TestClient
 
 from patchwright.events import EventBus
-from patchwright.modes.review_checkpoint import CheckpointDesk
-from patchwright.modes.review_state import ReviewState
+from patchwright.modes.review.checkpoint import CheckpointDesk
+from patchwright.modes.review.state import ReviewState
 from patchwright.ui.dashboard.app import allowed_hosts, build_app
 from patchwright.ui.dashboard.hub import Hub
 

@@ -13,16 +13,16 @@ from typing import Any
 import pytest
 from rich.console import Console
 from tests.modes.conftest import Shop, make_repo
-from tests.modes.test_review import COMMIT, MEMORY, SHOP_FILES, sr
+from tests.modes.review.test_review import COMMIT, MEMORY, SHOP_FILES, sr
 
 from patchwright.agent.session import Session
 from patchwright.config import load_settings
 from patchwright.events import EventBus
-from patchwright.modes.review import ReviewOptions, ReviewSummary, run_review
-from patchwright.modes.review_checkpoint import CheckpointDesk, CheckpointOptions
-from patchwright.modes.review_files import ReviewPaths
-from patchwright.modes.review_propose import Tuning
-from patchwright.modes.review_state import ReviewState
+from patchwright.modes.review.checkpoint import CheckpointDesk, CheckpointOptions
+from patchwright.modes.review.files import ReviewPaths
+from patchwright.modes.review.loop import ReviewOptions, ReviewSummary, run_review
+from patchwright.modes.review.propose import Tuning
+from patchwright.modes.review.state import ReviewState
 from patchwright.ui.dashboard import serve
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Input
 
-from patchwright.modes.chat_state import ChatOptions, open_chat
+from patchwright.modes.chat.state import ChatOptions, open_chat
 from patchwright.ui.tui.app import ChatApp
 from patchwright.ui.tui.widgets import DiffPreview, SidePanel
 

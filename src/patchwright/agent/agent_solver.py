@@ -18,10 +18,10 @@ from dataclasses import dataclass, field
 from patchwright import interrupts
 from patchwright.agent.checker import Check
 from patchwright.agent.commit_message import clean_message
-from patchwright.agent.loop import Approver, Outcome, SolveResult, Txn
 from patchwright.agent.prompts import render
 from patchwright.agent.role_runner import Handover, RoleRunner
 from patchwright.agent.roles import Role
+from patchwright.agent.solve_types import Approver, SolveOutcome, SolveResult, Txn
 from patchwright.agent.tools.bench import Workbench
 from patchwright.events import EventBus
 from patchwright.llm import Message
@@ -194,7 +194,7 @@ class AgentSolver:
             undo_id = self.txn.commit(opts.task[:200])
         files = self.bench.working.changed_paths()
         self.bus.emit("txn.commit", undo=undo_id, paths=files)
-        outcome: Outcome = "solved" if check.solved else "unverified"
+        outcome: SolveOutcome = "solved" if check.solved else "unverified"
         return self._result(
             outcome,
             files=files,
@@ -205,7 +205,7 @@ class AgentSolver:
 
     def _result(
         self,
-        outcome: Outcome,
+        outcome: SolveOutcome,
         *,
         reason: str = "",
         files: list[str] | None = None,

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from patchwright.edits import (
+    ApplyResult,
     Edit,
     EditError,
-    Outcome,
     apply_edits,
     parse_reply,
     render_retry_message,
@@ -38,7 +38,7 @@ class Attempt:
     applied: list[str] = field(default_factory=list)
     feedback: str = ""
     kind: AttemptKind = "applied"
-    outcome: Outcome | None = None
+    outcome: ApplyResult | None = None
     notes: list[str] = field(default_factory=list)
 
     @property

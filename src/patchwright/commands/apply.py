@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import typer
 
 if TYPE_CHECKING:
-    from patchwright.edits import BlockResult, Edit, Outcome, ParsedReply
+    from patchwright.edits import ApplyResult, BlockResult, Edit, ParsedReply
     from patchwright.workspace import TextFile
 
 EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
@@ -153,7 +153,7 @@ def _plan(root: Path, edits: list[Edit], repo_files: list[str]) -> _Plan:
 
 
 def _commit(
-    root: Path, outcome: Outcome, plan: _Plan, opts: _Options
+    root: Path, outcome: ApplyResult, plan: _Plan, opts: _Options
 ) -> tuple[dict[str, str], str | None]:
     """The one path of a dry run and a real run: encode every file, stage it (the path
     checks: inside the repository, not under ``.git/`` or ``.patchwright/``, not through a
@@ -191,7 +191,7 @@ def _commit(
     return {}, None
 
 
-def _syntax_refusals(root: Path, outcome: Outcome, plan: _Plan) -> dict[str, str]:
+def _syntax_refusals(root: Path, outcome: ApplyResult, plan: _Plan) -> dict[str, str]:
     """Files the change turns from parseable into unparseable (path → the first error),
     checked by the syntax gate's own parsers. A file that did not parse before is not
     refused for still not parsing; a new file must parse."""
@@ -259,9 +259,9 @@ def _print_diff(text: str) -> None:
         console.print(Text(line, style=style))
 
 
-def _results(parsed: ParsedReply, plan: _Plan, inner: Outcome) -> Outcome:
+def _results(parsed: ParsedReply, plan: _Plan, inner: ApplyResult) -> ApplyResult:
     """One result per reply block, in reply order: early failures, matches, parse errors."""
-    from patchwright.edits import BlockResult, Outcome
+    from patchwright.edits import ApplyResult, BlockResult
 
     results: list[BlockResult] = [plan.early[i] for i in sorted(plan.early)]
     for res, pos in zip(inner.results, plan.positions, strict=True):
@@ -271,10 +271,10 @@ def _results(parsed: ParsedReply, plan: _Plan, inner: Outcome) -> Outcome:
     n = len(results)
     results += [BlockResult(n + k, "", "failed", None, e) for k, e in enumerate(parsed.errors)]
     ok = inner.ok and not plan.early and not parsed.errors and bool(results)
-    return Outcome(ok, results, inner.new_texts if ok else {}, inner.notes)
+    return ApplyResult(ok, results, inner.new_texts if ok else {}, inner.notes)
 
 
-def _refuse(outcome: Outcome, refused: dict[str, str]) -> None:
+def _refuse(outcome: ApplyResult, refused: dict[str, str]) -> None:
     """Fail every applied block of a refused file; nothing will be written."""
     for r in outcome.results:
         if r.path in refused and r.status == "applied":
@@ -311,7 +311,7 @@ def _run(root: Path, reply: str, opts: _Options) -> int:
     return EXIT_USAGE if plan.escaped else EXIT_FAILED
 
 
-def _message(reply: str, outcome: Outcome, error: str | None) -> str | None:
+def _message(reply: str, outcome: ApplyResult, error: str | None) -> str | None:
     """One sentence on why nothing was written; None when all went well."""
     from patchwright.edits import describe_no_edits
 
@@ -325,7 +325,7 @@ def _message(reply: str, outcome: Outcome, error: str | None) -> str | None:
     return f"{failed} of {len(outcome.results)} edit block(s) failed; nothing was written"
 
 
-def _json(outcome: Outcome, message: str | None, error: str | None) -> dict[str, object]:
+def _json(outcome: ApplyResult, message: str | None, error: str | None) -> dict[str, object]:
     blocks = [
         {"path": r.path, "status": r.status, "strategy": r.strategy, "message": r.message}
         for r in outcome.results
@@ -340,7 +340,9 @@ def _json(outcome: Outcome, message: str | None, error: str | None) -> dict[str,
     }
 
 
-def _report(outcome: Outcome, plan: _Plan, message: str | None, dry_run: bool, retry: str) -> None:
+def _report(
+    outcome: ApplyResult, plan: _Plan, message: str | None, dry_run: bool, retry: str
+) -> None:
     if outcome.ok:
         _print_diff(_diff(plan, outcome.new_texts))
         for note in outcome.notes:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 
 if TYPE_CHECKING:
-    from patchwright.modes.chat_state import ChatOptions
+    from patchwright.modes.chat.state import ChatOptions
 
 Runner = Callable[["ChatOptions"], int]
 
@@ -52,7 +52,7 @@ def interactive_command(
             False, "--continue", "-c", help="Resume the newest session."
         ),
     ) -> None:
-        from patchwright.modes.chat_state import ChatOptions
+        from patchwright.modes.chat.state import ChatOptions
 
         if path is not None and repo is not None:
             typer.echo("error: give the repository once: PATH or --repo", err=True)
@@ -77,7 +77,7 @@ def interactive_command(
 
 
 def _repl() -> Runner:
-    from patchwright.modes.chat import run_chat
+    from patchwright.modes.chat.repl import run_chat
 
     return run_chat
 

@@ -26,8 +26,8 @@ def register(app: typer.Typer) -> None:
         from rich.console import Console
 
         from patchwright.commands._recover import recover_first
-        from patchwright.modes.chat_state import ChatError, ChatOptions, open_session_only
-        from patchwright.modes.init import InitError, run_init
+        from patchwright.modes.chat.init import InitError, run_init
+        from patchwright.modes.chat.state import ChatError, ChatOptions, open_session_only
 
         if not repo.is_dir():
             typer.echo(f"error: --repo {repo} is not a directory", err=True)

@@ -54,10 +54,10 @@ def register(app: typer.Typer) -> None:
     ) -> None:  # fmt: skip
         """Review the repository and improve it, one verified, committed change at a time."""
         from patchwright.agent.edit_format import FORMATS
-        from patchwright.modes.review import ReviewOptions
-        from patchwright.modes.review_checkpoint import CheckpointOptions
-        from patchwright.modes.review_cli import execute
-        from patchwright.modes.review_propose import Tuning
+        from patchwright.modes.review.checkpoint import CheckpointOptions
+        from patchwright.modes.review.cli import execute
+        from patchwright.modes.review.loop import ReviewOptions
+        from patchwright.modes.review.propose import Tuning
 
         opts = ReviewOptions(
             repo=repo,

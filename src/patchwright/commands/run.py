@@ -73,7 +73,7 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Do one task: find the code, edit it, prove it with gates, commit — or restore the repo."""
-        from patchwright.modes.run_cli import execute
+        from patchwright.modes.run.cli import execute
 
         text = _read_task(task, task_file)
         code = execute(

@@ -46,7 +46,7 @@ def register(app: typer.Typer) -> None:
         events.ndjson and result.json. Resumes: instances already predicted are skipped."""
         if ctx.invoked_subcommand is not None:
             return
-        from patchwright.modes.swebench_cli import Common, run_command
+        from patchwright.modes.swebench.cli import Common, run_command
 
         if instances is None:
             typer.echo("error: --instances FILE is required", err=True)
@@ -75,7 +75,7 @@ def register(app: typer.Typer) -> None:
         keep: bool = typer.Option(False, "--keep", help="Keep each instance's checkout."),
     ) -> None:  # fmt: skip
         """Grade predictions: per instance why it is (not) resolved; last line resolved N/M."""
-        from patchwright.modes.swebench_cli import Common, eval_command
+        from patchwright.modes.swebench.cli import Common, eval_command
 
         common = Common(instances, filter_, slice_, repos, online, env, python, workdir, keep)
         raise typer.Exit(eval_command(common, predictions, test_timeout=test_timeout))

@@ -14,20 +14,20 @@ from patchwright.edits.match import STRATEGY_NAMES
 from patchwright.edits.parse import parse_reply
 from patchwright.edits.paths import resolve_path
 from patchwright.edits.types import (
+    ApplyResult,
     BlockResult,
     Edit,
     EditError,
-    Outcome,
     ParsedReply,
     PathResolutionError,
 )
 
 __all__ = [
     "STRATEGY_NAMES",
+    "ApplyResult",
     "BlockResult",
     "Edit",
     "EditError",
-    "Outcome",
     "ParsedReply",
     "PathResolutionError",
     "apply_edits",

@@ -17,7 +17,7 @@ from patchwright.edits.imports import restore_imports
 from patchwright.edits.locate import already_present, covers_match, locate
 from patchwright.edits.match import Found, split_lines
 from patchwright.edits.quotes import straighten_added_quotes
-from patchwright.edits.types import BlockResult, Edit, Outcome
+from patchwright.edits.types import ApplyResult, BlockResult, Edit
 
 
 def to_lines(text: str) -> tuple[list[str], bool]:
@@ -220,10 +220,10 @@ def _only_after(edits: Sequence[Edit], index: int, before: str | None) -> bool:
     return apply_one(index, edits[index], before)[0].status == "failed"
 
 
-def apply_edits(edits: Sequence[Edit], files: Mapping[str, str | None]) -> Outcome:
+def apply_edits(edits: Sequence[Edit], files: Mapping[str, str | None]) -> ApplyResult:
     """Apply ``edits`` in order to ``files`` (path → text with "\\n" newlines, None = absent).
 
-    All or nothing: ``Outcome.new_texts`` is filled only when every block applied or was
+    All or nothing: ``ApplyResult.new_texts`` is filled only when every block applied or was
     already applied; it holds only changed files (None = delete).
     """
     state: dict[str, str | None] = {}
@@ -241,14 +241,14 @@ def apply_edits(edits: Sequence[Edit], files: Mapping[str, str | None]) -> Outco
     ok = all(r.status != "failed" for r in results)
     notes: list[str] = []
     if not ok:
-        return Outcome(False, results, {}, notes)
+        return ApplyResult(False, results, {}, notes)
     _preserve_imports(files, state, notes)
     changed = {p: t for p, t in state.items() if t != files.get(p)}
-    return Outcome(True, results, changed, notes)
+    return ApplyResult(True, results, changed, notes)
 
 
 def keep_applicable(
-    edits: Sequence[Edit], outcome: Outcome, resent: Sequence[Edit] = ()
+    edits: Sequence[Edit], outcome: ApplyResult, resent: Sequence[Edit] = ()
 ) -> list[Edit]:
     """The blocks of a failed attempt that would have applied, followed by ``resent`` ones.
 

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 from patchwright.edits.fuzzy import closest
 from patchwright.edits.match import NotFound
-from patchwright.edits.types import Outcome
+from patchwright.edits.types import ApplyResult
 
 MAX_EXCERPT_LINES = 20
 
@@ -46,7 +46,7 @@ def explain_not_found(
     return msg, excerpt(file_lines, near.start, near.end), near.start + 1
 
 
-def render_retry_message(outcome: Outcome) -> str:
+def render_retry_message(outcome: ApplyResult) -> str:
     """A ready-to-send message asking the model to resend only the failed blocks."""
     failed = outcome.failed
     if not failed:

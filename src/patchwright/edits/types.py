@@ -72,7 +72,7 @@ class BlockResult:
 
 
 @dataclass
-class Outcome:
+class ApplyResult:
     """The result of applying a set of edits all-or-nothing.
 
     ``new_texts`` holds the new text of every changed file (None = delete it) and is

@@ -19,7 +19,7 @@ from typing import Literal
 from patchwright.sandbox import Sandbox
 from patchwright.verify.tools import describe_failure, scratch_dir, tail
 
-Outcome = Literal["passed", "failed", "error", "skipped"]
+TestOutcome = Literal["passed", "failed", "error", "skipped"]
 
 
 @dataclass(frozen=True)
@@ -27,7 +27,7 @@ class TestCase:
     """One test's outcome. ``message`` is the assertion line; ``detail`` the traceback tail."""
 
     id: str
-    outcome: Outcome
+    outcome: TestOutcome
     path: str = ""
     line: int | None = None
     message: str = ""
@@ -169,7 +169,7 @@ def _junit_case(case: ET.Element) -> TestCase:
     line_attr = case.get("line")
     line = int(line_attr) + 1 if line_attr and line_attr.isdigit() else None
     test_id = _test_id(path, classname, name)
-    outcome: Outcome = "passed"
+    outcome: TestOutcome = "passed"
     message = detail = ""
     for child in case:
         if child.tag in ("failure", "error"):
@@ -224,14 +224,14 @@ _CARGO_RESULT = re.compile(r"^test (\S+) \.\.\. (ok|FAILED|ignored)", re.M)
 
 
 def _read_go(run: TestRun) -> None:
-    outcomes: dict[str, Outcome] = {"PASS": "passed", "FAIL": "failed", "SKIP": "skipped"}
+    outcomes: dict[str, TestOutcome] = {"PASS": "passed", "FAIL": "failed", "SKIP": "skipped"}
     for status, name in _GO_RESULT.findall(run.output):
         run.cases[name] = TestCase(name, outcomes[status])
     run.per_test = bool(run.cases)
 
 
 def _read_cargo(run: TestRun) -> None:
-    outcomes: dict[str, Outcome] = {"ok": "passed", "FAILED": "failed", "ignored": "skipped"}
+    outcomes: dict[str, TestOutcome] = {"ok": "passed", "FAILED": "failed", "ignored": "skipped"}
     for name, status in _CARGO_RESULT.findall(run.output):
         run.cases[name] = TestCase(name, outcomes[status])
     run.per_test = bool(run.cases)

@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from patchwright.modes.review_checkpoint import CheckpointDesk
+from patchwright.modes.review.checkpoint import CheckpointDesk
 from patchwright.ui.dashboard.hub import Hub
 
 _STATIC = {"/": ("index.html", "text/html"), "/app.js": ("app.js", "text/javascript"),

@@ -13,7 +13,7 @@ import threading
 from collections.abc import AsyncIterator
 
 from patchwright.events import Event
-from patchwright.modes.review_state import ReviewState
+from patchwright.modes.review.state import ReviewState
 
 KEEPALIVE = 15.0  # seconds between comments on an idle stream (proxies close silent ones)
 _Item = tuple[str, int] | None  # (event JSON, state version); None ends the stream

@@ -18,9 +18,9 @@ from textual.suggester import SuggestFromList
 from textual.widgets import Header, Input, RichLog, Static
 
 from patchwright import interrupts
-from patchwright.modes.chat_commands import COMMANDS
-from patchwright.modes.chat_engine import Chat
-from patchwright.modes.chat_state import ChatError, ChatOptions, ChatState, open_chat
+from patchwright.modes.chat.commands.table import COMMANDS
+from patchwright.modes.chat.engine import Chat
+from patchwright.modes.chat.state import ChatError, ChatOptions, ChatState, open_chat
 from patchwright.ui.tui.bridge import TuiUI
 from patchwright.ui.tui.widgets import Confirm, DiffPreview, SidePanel, StatusBar
 
@@ -156,7 +156,7 @@ def run_tui(options: ChatOptions) -> int:
     """The TUI's process: returns the exit code (2: it could not start)."""
     from rich.console import Console
 
-    from patchwright.modes.chat import quiet_warnings
+    from patchwright.modes.chat.repl import quiet_warnings
 
     quiet_warnings()
     try:

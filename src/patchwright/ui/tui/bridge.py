@@ -18,8 +18,8 @@ from rich.console import Console
 from rich.text import Text
 
 from patchwright import interrupts
-from patchwright.modes.chat_approval import ChangeConsole, answering
-from patchwright.modes.chat_ui import AllowAlways
+from patchwright.modes.chat.approval import ChangeConsole, answering
+from patchwright.modes.chat.ui import AllowAlways
 
 if TYPE_CHECKING:
     from patchwright.ui.tui.app import ChatApp
@@ -59,7 +59,7 @@ def wait_for(answers: queue.Queue[str]) -> str:
 
 
 class TuiUI:
-    """:class:`patchwright.modes.chat_ui.ChatUI` for the TUI (called from worker threads)."""
+    """:class:`patchwright.modes.chat.ui.ChatUI` for the TUI (called from worker threads)."""
 
     def __init__(self, app: ChatApp, width: int = 100) -> None:
         self.app = app

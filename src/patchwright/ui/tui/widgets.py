@@ -14,8 +14,8 @@ from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from patchwright.modes.chat_history import describe_task
-from patchwright.modes.chat_state import ChatState
+from patchwright.modes.chat.history import describe_task
+from patchwright.modes.chat.state import ChatState
 
 
 class DiffPreview(VerticalScroll, can_focus=True):

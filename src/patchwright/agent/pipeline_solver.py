@@ -1,0 +1,356 @@
+"""The pipeline strategy's solver: prompt → reply → edits (in memory) → transaction → gates
+and criterion → repair.
+
+Each iteration asks the model for a change (up to ``candidates`` replies sampled from the same
+prompt, the first that is proved done wins), applies it in memory, writes it as a
+transaction and runs the gates against the baseline, then the task's definition of done. A
+failure rolls the disk back and the model gets the original goal, what "done" means and only
+what failed (PyOB's context-aware repair) — unless a gate could not run, which no repair can
+fix: that stops the run (``GatesCouldNotRun``) with the disk rolled back. Replies that do
+not parse, do not match, change nothing or repeat a rejected change are answered at once without spending an iteration, from
+one small budget shared by the whole run.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from patchwright import interrupts
+from patchwright.agent.checker import Check
+from patchwright.agent.prompts import render
+from patchwright.agent.solve_types import (
+    Approver,
+    Changes,
+    Decision,
+    SolveOutcome,
+    SolveResult,
+    Txn,
+)
+from patchwright.agent.working_copy import Attempt, AttemptKind, WorkingCopy
+from patchwright.events import EventBus
+from patchwright.llm import Message, Model, Reply
+
+
+class Checker(Protocol):
+    def check(self, touched: Sequence[str]) -> Check: ...
+
+
+_ECHO = ("unchanged", "repeated")  # replies that change nothing new
+
+
+def _cut_off(reply: Reply, limit: int) -> bool:
+    """True when the reply stopped at the token limit rather than finishing."""
+    return reply.finish_reason == "length" or reply.usage.completion_tokens >= limit
+
+
+@dataclass
+class SolveOptions:
+    task: str
+    fmt: str
+    max_iter: int = 4
+    reply_tokens: int = 2048
+    candidates: int = 1
+    free_retries: int = 3  # replies answered without spending an iteration, per run
+    sample_temperature: float = 0.7
+    done: str = ""  # what "done" means, repeated in every repair prompt
+    failures: str = ""  # how the criterion fails before any change
+
+
+@dataclass
+class _Tried:
+    """A candidate that was not kept: how far it got, and what it left in the conversation."""
+
+    rank: tuple[int, int]
+    messages: list[Message]
+    state: dict[str, str | None]
+
+
+def _rank(check: Check) -> tuple[int, int]:
+    if check.gates_ok and check.verdict is not None:
+        return (2, -len(check.verdict.remaining))  # no regression; the task not done yet
+    return (1, -sum(len(r.new_problems) for r in check.results))
+
+
+@dataclass
+class PipelineSolver:
+    model: Model
+    working: WorkingCopy
+    checker: Checker
+    new_txn: Callable[[], Txn]
+    bus: EventBus
+    approve: Approver
+    on_token: Callable[[str], None] | None = None
+    messages: list[Message] = field(default_factory=list)
+    actions: list[dict[str, Any]] = field(default_factory=list)
+    on_step: Callable[[], None] = lambda: None
+    pending_notes: list[str] = field(default_factory=list)
+    rejected: list[Changes] = field(default_factory=list)  # changes verification turned down
+    last_check: Check | None = None
+    last_failure: str = ""  # what still fails: the baseline's report, then the last rejection's
+    retries: int = 0
+    replies: int = 0
+    echo_base: tuple[Message, str] | None = None  # a request echoes were answered in, as sent
+
+    def solve(self, opts: SolveOptions) -> SolveResult:
+        self.last_failure = self.last_failure or opts.failures
+        for iteration in range(1, opts.max_iter + 1):
+            interrupts.check()
+            self.bus.emit("iteration.start", iteration=iteration)
+            result = self._iteration(opts, iteration)
+            if result is not None:
+                return self._tally(result)
+        return self._tally(SolveResult("failed", opts.max_iter, reason=self._failure_reason()))
+
+    def _tally(self, result: SolveResult) -> SolveResult:
+        result.retries, result.replies = self.retries, self.replies
+        result.check = result.check or self.last_check
+        return result
+
+    def _failure_reason(self) -> str:
+        check = self.last_check
+        if check is not None and check.gates_ok and check.verdict is not None:
+            left = ", ".join(check.verdict.remaining[:5])
+            return f"no change made the task's check pass within the iterations (still failing: {left})"
+        return "no verified change within the iterations"
+
+    # -- one iteration: up to K candidates from the same prompt ------------------------------
+
+    def _iteration(self, opts: SolveOptions, iteration: int) -> SolveResult | None:
+        start, state = len(self.messages), self.working.snapshot()
+        tried: list[_Tried] = []
+        for k in range(opts.candidates):
+            if k:
+                del self.messages[start:]
+                self.working.restore(state)
+                self.bus.emit("candidate.start", iteration=iteration, candidate=k + 1)
+            attempt = self._get_edits(opts, iteration, sampled=k > 0)
+            outcome: SolveResult | Check | None = None
+            if attempt.ok:
+                changes = self.working.changes()
+                outcome = self._verify_and_decide(opts, iteration, changes, first=k == 0)
+                if outcome is None or isinstance(outcome, SolveResult):
+                    return outcome if isinstance(outcome, SolveResult) else None
+            rank = _rank(outcome) if isinstance(outcome, Check) else (0, 0)
+            tried.append(_Tried(rank, self.messages[start:], self.working.snapshot()))
+        if len(tried) > 1:  # carry on from the candidate that came closest
+            best = max(tried, key=lambda t: t.rank)
+            del self.messages[start:]
+            self.messages.extend(best.messages)
+            self.working.restore(best.state)
+        return None
+
+    # -- getting a reply that applies ------------------------------------------------------
+
+    def ask(self, opts: SolveOptions, phase: str, temperature: float | None = None) -> Reply:
+        self.bus.emit("model.request", phase=phase, messages=len(self.messages))
+        started = time.monotonic()
+        reply = self.model.complete(
+            self.messages,
+            on_token=self._on_token,
+            max_tokens=opts.reply_tokens,
+            temperature=temperature,
+        )
+        self.replies += 1
+        self.messages.append({"role": "assistant", "content": reply.text})
+        self.bus.emit(
+            "model.reply",
+            phase=phase,
+            prompt_tokens=reply.usage.prompt_tokens,
+            completion_tokens=reply.usage.completion_tokens,
+            cost=reply.cost,
+            seconds=round(time.monotonic() - started, 3),
+        )
+        return reply
+
+    def _on_token(self, piece: str) -> None:
+        interrupts.check()  # a lost stop request ends a long generation within a token
+        if self.on_token is not None:
+            self.on_token(piece)
+
+    def _judge_reply(self, reply: Reply, opts: SolveOptions) -> Attempt:
+        attempt = self.working.apply_reply(reply.text)
+        if attempt.ok and not self.working.changes():
+            kind: AttemptKind = "unchanged"
+        elif attempt.ok and self.working.changes() in self.rejected:
+            kind = "repeated"
+        else:
+            return attempt
+        # An echo left in the history invites the next reply to copy it again, and a note in
+        # its place is copied word for word by small models: the reply is dropped, and the
+        # feedback joins the request it answered (see _add_feedback).
+        self.messages.pop()
+        feedback = render(kind, task=opts.task, done=opts.done, failures=self.last_failure)
+        return Attempt(kind=kind, feedback=feedback)
+
+    def _get_edits(self, opts: SolveOptions, iteration: int, *, sampled: bool) -> Attempt:
+        """A reply whose edits apply. A failed reply is answered with feedback and retried
+        while the run's retry budget lasts (sampled candidates are not retried)."""
+        retry, echoed = 0, False
+        while True:
+            # A retry samples a little: a small model asked the same thing greedily tends to
+            # repeat the same broken reply.
+            temperature = opts.sample_temperature if sampled or echoed else (0.4 if retry else None)
+            phase = "candidate" if sampled else ("edit-retry" if retry else "edit")
+            reply = self.ask(opts, phase, temperature)
+            attempt = self._judge_reply(reply, opts)
+            cut_off = _cut_off(reply, opts.reply_tokens)
+            if cut_off and not attempt.ok and self.messages[-1]["role"] == "assistant":
+                # keep the conversation short: a runaway reply is noise for every later call
+                self.messages[-1]["content"] = reply.text[:1200] + "\n[... reply cut off]"
+            self.actions.append(
+                {
+                    "iteration": iteration,
+                    "retry": retry,
+                    "sampled": sampled,
+                    "attempt": attempt.kind,
+                    "applied": attempt.applied,
+                    "feedback": attempt.feedback,
+                }
+            )
+            self.on_step()
+            if attempt.ok:
+                self.pending_notes.extend(attempt.notes)
+                self.bus.emit(
+                    "edit.applied", iteration=iteration, paths=attempt.applied, notes=attempt.notes
+                )
+                return attempt
+            self.bus.emit(
+                "edit.failed",
+                iteration=iteration,
+                attempt=attempt.kind,
+                feedback=attempt.feedback[:2000],
+            )
+            self._add_feedback(self._feedback(attempt, opts, cut_off))
+            if sampled or self.retries >= opts.free_retries:
+                return attempt
+            self.retries += 1
+            retry, echoed = retry + 1, attempt.kind in _ECHO
+            self.bus.emit(
+                "edit.retry", used=self.retries, budget=opts.free_retries, why=attempt.kind
+            )
+
+    def _add_feedback(self, text: str) -> None:
+        """The feedback as the next request; after a dropped echo, added to the request the
+        echo answered instead (a later echo's feedback replaces an earlier one's there)."""
+        last = self.messages[-1] if self.messages else None
+        if last is None or last["role"] != "user":
+            self.messages.append({"role": "user", "content": text})
+            return
+        if self.echo_base is None or self.echo_base[0] is not last:
+            self.echo_base = (last, last["content"])
+        last["content"] = f"{self.echo_base[1]}\n\n{text}"
+
+    def _feedback(self, attempt: Attempt, opts: SolveOptions, cut_off: bool) -> str:
+        if attempt.kind != "no_edits":
+            return attempt.feedback
+        errors = [e.removeprefix("- ") for e in attempt.feedback.splitlines() if e]
+        return render(
+            "no_edits",
+            fmt=opts.fmt,
+            errors=errors,
+            cut_off=cut_off,
+            limit=opts.reply_tokens,
+            protected=sorted(self.working.protected),
+        )
+
+    # -- verifying, approving, keeping -------------------------------------------------------
+
+    def _verify_and_decide(
+        self, opts: SolveOptions, iteration: int, changes: Changes, *, first: bool
+    ) -> SolveResult | Check | None:
+        """The kept change as a result; the failed check (rolled back, repair prompt queued);
+        or None when the user asked for another change."""
+        txn = self.new_txn()
+        txn.stage(changes)
+        try:
+            txn.write()
+            self.bus.emit("txn.write", iteration=iteration, paths=sorted(changes))
+            check = self.last_check = self.checker.check(sorted(changes))
+            check.require_verdicts()  # a gate that could not run ends the run: no repair for it
+            if not check.ok:
+                self._reject(txn, opts, iteration, changes, check)
+                return check
+            decision, changes, check = self._approve(txn, iteration, changes, check)
+            diff = self.working.diff()
+            if decision != "apply":
+                txn.rollback()
+                self.bus.emit("txn.rollback", iteration=iteration, reason=f"user: {decision}")
+                if decision == "skip":
+                    return SolveResult("skipped", iteration, reason="skipped at approval")
+                self.working.reset()
+                self.messages.append(
+                    {"role": "user", "content": render("rejected", task=opts.task)}
+                )
+                return None
+            interrupts.check()  # a stop whose KeyboardInterrupt was swallowed keeps nothing
+            with interrupts.held():  # a stop from here on is raised by the caller's next check
+                undo_id = txn.commit(opts.task[:200])
+        except BaseException:
+            txn.rollback()
+            raise
+        self.bus.emit("txn.commit", iteration=iteration, undo=undo_id, paths=sorted(changes))
+        self.actions.append({"iteration": iteration, "gates": "passed", "undo": undo_id})
+        self.on_step()
+        outcome: SolveOutcome = "solved" if check.solved else "unverified"
+        return SolveResult(
+            outcome,
+            iteration,
+            sorted(changes),
+            diff,
+            first_try=iteration == 1 and first,
+            check=check,
+        )
+
+    def _reject(
+        self, txn: Txn, opts: SolveOptions, iteration: int, changes: Changes, check: Check
+    ) -> None:
+        self.rejected.append(changes)
+        txn.rollback()
+        why = "criterion not met" if check.gates_ok else "gates failed"
+        self.bus.emit("txn.rollback", iteration=iteration, reason=why)
+        failures = "\n".join([*self.pending_notes, check.summary])
+        self.pending_notes.clear()
+        self.last_failure = check.summary
+        repair = render(
+            "repair",
+            task=opts.task,
+            failures=failures,
+            fmt=opts.fmt,
+            done=opts.done,
+            criterion_failed=check.gates_ok,
+        )
+        self.messages.append({"role": "user", "content": repair})
+        self.actions.append({"iteration": iteration, "gates": why, "summary": check.summary})
+        self.on_step()
+
+    def _approve(
+        self, txn: Txn, iteration: int, changes: Changes, check: Check
+    ) -> tuple[Decision, Changes, Check]:
+        """Ask for approval; a change the user edits is written, re-verified and shown again
+        (never committed unverified). The edited diff goes to the run record either way."""
+        problems = ""
+        while True:
+            decision = self.approve(self.working.diff(), problems)
+            if decision != "edited":
+                if problems and decision == "apply":
+                    decision = "skip"  # never apply a change that fails the gates
+                return decision, changes, check
+            self.working.absorb(sorted(changes))
+            changes = self.working.changes()
+            if not changes:
+                return "skip", changes, check  # the user undid the whole change
+            txn.stage(changes)
+            txn.write()
+            check = self.last_check = self.checker.check(sorted(changes))
+            check.require_verdicts()
+            problems = "" if check.ok else check.summary
+            self.bus.emit(
+                "approval.edited",
+                iteration=iteration,
+                ok=check.ok,
+                diff=self.working.diff(),
+                problems=problems[:2000],
+            )

@@ -1,0 +1,21 @@
+"""``patchwright review``: the autonomous review-and-improve loop (PyOB's, on patchwright's
+parts).
+
+Follow an iteration through it:
+
+1. :mod:`.cli` — ``execute``: settings, the session, the live lines, the optional dashboard,
+   the report and exit code.
+2. :mod:`.loop` — ``run_review``: bootstrap (index, :mod:`.analysis` — ANALYSIS.md and
+   SYMBOLS.json —, baseline, :mod:`.findings` with :mod:`.links`), then each iteration.
+3. :mod:`.targeting` — which file next, and why (the cascade queue first).
+4. :mod:`.propose` — one proposal: the prompt, :mod:`.solver` (the pipeline solver taught
+   "nothing to change"), :mod:`.checker` (gates widened to dependents, the smoke run),
+   :mod:`.checkpoint` (the human answer, terminal or dashboard).
+5. :mod:`.settle` — commit, HISTORY.md, the ripples queued; :mod:`.memory` re-synthesises
+   MEMORY.md (short model answers through :mod:`.ask`).
+6. :mod:`.files` — where the loop's files live; :mod:`.state` — the live state the
+   dashboard reads.
+
+May import: :mod:`patchwright.modes.task`, ``agent``, ``index``, ``verify``, ``config``,
+``events`` and the leaf packages — no other room, no ``ui``, ``cli`` or ``commands``.
+"""

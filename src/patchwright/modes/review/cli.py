@@ -1,0 +1,139 @@
+"""The terminal side of ``patchwright review``: settings, the session, the live lines, the
+optional dashboard, the final report and the exit code."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Protocol
+
+from rich.console import Console
+
+from patchwright.config import ConfigError
+from patchwright.events import Event, EventBus
+from patchwright.interrupts import stop_on_signals
+from patchwright.modes.review.checkpoint import CheckpointDesk
+from patchwright.modes.review.files import ReviewPaths
+from patchwright.modes.review.loop import ReviewOptions, ReviewSummary, run_review
+from patchwright.modes.review.state import ReviewState
+from patchwright.modes.task.options import RunOptions
+from patchwright.modes.task.setup import RunError, open_session
+from patchwright.trust_notice import settings_for
+
+EXIT = {"finished": 0, "done": 0, "stopped": 1, "error": 1, "interrupted": 3}
+
+
+class Dashboard(Protocol):
+    url: str
+
+    def close(self) -> None: ...
+
+
+DashboardFactory = Callable[[ReviewState, CheckpointDesk], Dashboard]
+
+
+class Printer:
+    """One line per step of the loop, on the terminal."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+
+    def __call__(self, event: Event) -> None:
+        d, print_ = event.data, self.console.print
+        if event.kind == "review.iteration":
+            limit = f"/{d['limit']}" if d.get("limit") else ""
+            self.console.rule(f"iteration {d.get('iteration')}{limit}")
+        elif event.kind == "review.analysis":
+            print_(f"[dim]project map: {d.get('path')} ({d.get('files')} files)[/]")
+        elif event.kind == "review.findings":
+            print_(f"[dim]findings: {d.get('total')}; failing tests: {d.get('failing_tests')}[/]")
+        elif event.kind == "review.target":
+            reasons = "; ".join(d.get("reasons") or []) or "best remaining"
+            print_(f"[bold]target:[/] {d.get('path')} [dim]({reasons})[/]")
+        elif event.kind == "gate.result":
+            colour = {"passed": "green", "failed": "red"}.get(d.get("status", ""), "dim")
+            print_(f"  [{colour}]{d.get('gate')}: {d.get('status')}[/]")
+        elif event.kind == "review.outcome":
+            self._outcome(d)
+        elif event.kind == "review.cascade":
+            print_(f"[yellow]cascade:[/] queued {', '.join(d.get('queued') or [])}")
+
+    def _outcome(self, d: dict[str, Any]) -> None:
+        status = d.get("status", "")
+        colour = {"accepted": "green", "rejected": "red", "failed": "red"}.get(status, "yellow")
+        why = d.get("rationale") or d.get("reason") or ""
+        commit = f" → {d['commit'][:12]}" if d.get("commit") else ""
+        self.console.print(
+            f"[{colour}]{status}[/] ({d.get('proposal')}){commit} {why}", markup=True
+        )
+
+
+def _report(console: Console, summary: ReviewSummary) -> None:
+    data = summary.to_json()
+    console.rule("review")
+    counts = ", ".join(f"{len(data[k])} {k}" for k in ("accepted", "rejected", "skipped", "failed"))
+    usage = summary.usage
+    console.print(f"[bold]{summary.outcome}[/] after {summary.iterations} iteration(s): {counts}; "
+                  f"{usage.usage.total_tokens} tokens, {summary.seconds:.0f}s"
+                  + (f", ${usage.cost:.4f}" if usage.cost else ""))  # fmt: skip
+    for item in data["accepted"]:
+        console.print(f"  {(item['commit'] or 'uncommitted')[:12]}  {', '.join(item['files'])}")
+    if summary.queue:
+        console.print(f"cascade queue left: {', '.join(summary.queue)}")
+    for note in summary.notes:
+        console.print(f"note: {note}")
+    console.print(f"{summary.reason}\n[dim]memory files: {summary.memory_dir}; "
+                  f"run record: patchwright log {summary.run_id}[/]")  # fmt: skip
+
+
+def execute(
+    opts: ReviewOptions,
+    *,
+    model: str | None,
+    record: Path | None,
+    as_json: bool,
+    quiet: bool,
+    dashboard: DashboardFactory | None = None,
+) -> int:
+    """Run the review and report; returns the process exit code."""
+    err = Console(stderr=True)
+    console = Console(stderr=True, quiet=quiet) if as_json else Console(quiet=quiet)
+    bus = EventBus()
+    root = opts.repo.expanduser().resolve()
+    paths = ReviewPaths.for_repo(root, in_repo=opts.memory_in_repo)
+    state = ReviewState(paths.read)
+    bus.subscribe(state.on_event)
+    desk = CheckpointDesk(bus)
+    board: Dashboard | None = None
+    try:
+        settings = settings_for(root if root.is_dir() else None, as_json=as_json)
+        session = open_session(RunOptions(repo=opts.repo, task="review", model=model,
+                                          record=record), settings, bus)  # fmt: skip
+        if not quiet:
+            bus.subscribe(Printer(console))
+        if dashboard is not None:
+            board = dashboard(state, desk)
+            err.print(f"[bold]dashboard:[/] {board.url}  [dim](approve/skip need this link's "
+                      "token; bound to this machine unless --host says otherwise)[/]")  # fmt: skip
+        with stop_on_signals():
+            summary = run_review(opts, session=session, console=console, desk=desk)
+    except (RunError, ConfigError, OSError) as exc:
+        if as_json:
+            print(json.dumps({"outcome": "error", "error": str(exc)}))
+        else:
+            err.print(f"[red]error:[/] {exc}")
+        return 2
+    except KeyboardInterrupt:
+        err.print("[yellow]interrupted[/] before the review started; nothing was changed")
+        return 3
+    finally:
+        if board is not None:
+            board.close()
+    if as_json:
+        ignored = {"ignored_settings": list(settings.ignored)} if settings.ignored else {}
+        sys.stdout.write(json.dumps({**summary.to_json(), **ignored}) + "\n")
+    elif not quiet:
+        _report(console, summary)
+    return EXIT[summary.outcome]

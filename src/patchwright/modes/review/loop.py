@@ -1,0 +1,374 @@
+"""``patchwright review``: the autonomous review-and-improve loop (PyOB's, on patchwright's parts).
+
+Bootstrap: the code index, ANALYSIS.md and SYMBOLS.json, a baseline (tests, smoke run) and
+the static findings. Then each iteration: pick a target (the cascade queue first, else by
+findings, centrality and history), ask for a proposal (a bug fix; a feature with
+``--focus features`` or when nothing is wrong), verify and heal it, wait at the checkpoint,
+commit it, queue the files its ripples reach, record HISTORY.md, and re-synthesise
+MEMORY.md. A stop (Ctrl-C, SIGTERM) ends the loop between steps with the repository at its
+last accepted commit and the memory files written.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from rich.console import Console
+
+from patchwright import interrupts
+from patchwright.agent.memory import read_memory
+from patchwright.agent.record import RunRecord
+from patchwright.agent.session import Session
+from patchwright.events import Event
+from patchwright.index import RepoIndex
+from patchwright.llm import CapExceeded
+from patchwright.llm.router import Totals
+from patchwright.modes.review.analysis import Analysis
+from patchwright.modes.review.checkpoint import CheckpointDesk, CheckpointOptions, Proposal
+from patchwright.modes.review.files import ReviewPaths, pending_entry
+from patchwright.modes.review.findings import Findings, scan
+from patchwright.modes.review.memory import ReviewMemory
+from patchwright.modes.review.propose import Kind, ProposalOutcome, Proposer, TargetContext, Tuning
+from patchwright.modes.review.settle import Settler, cascade_items, pending_name
+from patchwright.modes.review.targeting import CascadeItem, History, Target, candidates, choose
+from patchwright.modes.review.targeting import dependents as find_dependents
+from patchwright.modes.task.options import RunOptions
+from patchwright.modes.task.setup import RunError, open_workspace, recover_session
+from patchwright.verify import Baseline, TestRun, take_baseline
+from patchwright.verify.baseline import snapshot_texts
+from patchwright.verify.smoke import run_smoke
+from patchwright.verify.summary import describe_tests
+
+Focus = Literal["bugs", "features", "both"]
+ReviewOutcome = Literal["finished", "done", "stopped", "interrupted", "error"]
+HISTORY_CACHE = "targets.json"
+
+
+@dataclass
+class ReviewOptions:
+    repo: Path
+    iterations: int = 0  # 0: until stopped, or until every file is reviewed at its content
+    targets: list[str] = field(default_factory=list)
+    focus: Focus = "both"
+    checkpoint: CheckpointOptions = field(default_factory=CheckpointOptions)
+    tuning: Tuning = field(default_factory=Tuning)
+    cooldown: float = 0.0
+    memory_in_repo: bool = False
+    test_cmd: str | None = None
+    commit: bool = True
+    no_git: bool = False
+    analysis_calls: int = 12
+
+
+@dataclass
+class ReviewSummary:
+    outcome: ReviewOutcome = "finished"
+    run_id: str = ""
+    iterations: int = 0
+    proposals: list[ProposalOutcome] = field(default_factory=list)
+    usage: Totals = field(default_factory=Totals)
+    seconds: float = 0.0
+    reason: str = ""
+    queue: list[str] = field(default_factory=list)
+    memory_dir: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    def of(self, status: str) -> list[dict[str, Any]]:
+        return [p.to_json() for p in self.proposals if p.status == status]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"outcome": self.outcome, "iterations": self.iterations,
+                "accepted": self.of("accepted"), "rejected": self.of("rejected"),
+                "skipped": self.of("skipped"), "failed": self.of("failed"),
+                "clean": [p.target for p in self.proposals if p.status == "clean"],
+                "cascade_left": self.queue, "usage": self.usage.to_dict(),
+                "seconds": round(self.seconds, 3), "reason": self.reason,
+                "notes": self.notes, "memory_dir": self.memory_dir,
+                "run_id": self.run_id}  # fmt: skip
+
+
+class ReviewLoop:
+    """One review run over one repository (see the module docstring)."""
+
+    def __init__(self, opts: ReviewOptions, session: Session, console: Console,
+                 desk: CheckpointDesk, *, interactive: bool | None = None,
+                 on_token: Callable[[str], None] | None = None) -> None:  # fmt: skip
+        self.opts, self.session, self.bus = opts, session, session.bus
+        recover_session(session)
+        run_opts = RunOptions(repo=session.root, task="review", no_git=opts.no_git,
+                              test_cmd=opts.test_cmd)  # fmt: skip
+        self.ws = ws = open_workspace(session, run_opts, on_token)
+        self.paths = ReviewPaths.for_repo(ws.root, in_repo=opts.memory_in_repo)
+        self.memory = ReviewMemory(self.paths, ws.model, self.bus)
+        self.analysis = Analysis(self.paths, ws.model, self.bus, opts.analysis_calls)
+        self.history = History(self.paths.load_cache(HISTORY_CACHE).get("files", {}))
+        self.settler = Settler(ws, self.paths, self.memory, self.bus, opts.commit)
+        self.queue: list[CascadeItem] = []
+        self.summary = ReviewSummary(memory_dir=str(self.paths.dir))
+        self.proposer = Proposer(session, ws, console, desk, opts.checkpoint, opts.tuning,
+                                 self._dependents, self._write_pending,
+                                 interactive)  # fmt: skip
+        self.baseline: Baseline | None = None
+        self.findings = Findings()
+        self.iteration = 0
+        self._spent = Totals()
+
+    # -- the loop -------------------------------------------------------------------------
+    def run(self) -> ReviewSummary:
+        started = time.monotonic()
+        record = RunRecord(self.ws.root, redact=self.ws.redact)
+        self.summary.run_id = record.run_id
+        self.proposer.on_step = record.write_trajectory
+        stop_listening = [self.bus.subscribe(record.on_event), self.bus.subscribe(self._on_usage)]
+        self.bus.emit("review.start", run_id=record.run_id, model=self.ws.model.name,
+                      focus=self.opts.focus, iterations=self.opts.iterations,
+                      targets=self.opts.targets, memory_dir=str(self.paths.dir))  # fmt: skip
+        try:
+            self._bootstrap()
+            self._loop()
+        except KeyboardInterrupt as stop:
+            self.summary.outcome = "interrupted"
+            by = f"stopped by {stop.args[0]}" if stop.args else "interrupted by the user"
+            self.summary.reason = f"{by}; the repository is at its last accepted commit"
+            self.memory.note([f"iteration {self.iteration}: {by} before it finished"])
+        except CapExceeded as exc:
+            self.summary.outcome, self.summary.reason = "stopped", f"{exc.cap} cap reached: {exc}"
+        except RunError:
+            raise
+        except Exception as exc:  # a crash still leaves a record and a clean repository
+            self.summary.outcome, self.summary.reason = "error", f"{type(exc).__name__}: {exc}"
+        finally:
+            self.settler.clear_pending()
+            self.summary.usage = self._totals()
+            self.summary.seconds = time.monotonic() - started
+            self.summary.queue = [item.path for item in self.queue]
+            self.bus.emit("review.end", **self.summary.to_json())
+            record.write_summary(self.summary.to_json())
+            for stop_listening_to in stop_listening:
+                stop_listening_to()
+        return self.summary
+
+    def _loop(self) -> None:
+        limit = self.opts.iterations
+        while not limit or self.iteration < limit:
+            interrupts.check()
+            if self.iteration and self.opts.cooldown > 0:
+                self._phase("cooldown", seconds=self.opts.cooldown)
+                time.sleep(self.opts.cooldown)
+            self.iteration += 1
+            self.summary.iterations = self.iteration
+            if not self._step():
+                self.summary.outcome = "done"
+                self.summary.reason = "every file was reviewed at its current content"
+                return
+        self.summary.reason = f"{limit} iteration(s) done"
+
+    def _phase(self, phase: str, **data: Any) -> None:
+        self.bus.emit("review.phase", phase=phase, iteration=self.iteration, **data)
+
+    # -- bootstrap and refresh --------------------------------------------------------------
+    def _index(self) -> RepoIndex:
+        index = self.session.index
+        if index is None:
+            raise RunError("the code index could not be built (see the run record); "
+                           "run `patchwright index` to see why")  # fmt: skip
+        return index
+
+    def _files(self, index: RepoIndex) -> list[str]:
+        return candidates(index.symbols, self.opts.targets, self.paths.relative_names)
+
+    def _bootstrap(self) -> None:
+        self._phase("bootstrap")
+        index = self._index()
+        files = self._files(index)
+        if not files:
+            where = f" under {', '.join(self.opts.targets)}" if self.opts.targets else ""
+            raise RunError(f"nothing to review: no code files{where} (tests are reviewed only "
+                           "when --target names them)")  # fmt: skip
+        texts = self.session.read_texts()
+        self.analysis.refresh(index, texts, files)
+        self._rebaseline(texts, files)
+
+    def _rebaseline(
+        self, texts: dict[str, str], files: Sequence[str], tests: TestRun | None = None
+    ) -> None:
+        """A new baseline (the tree changed) and its findings. ``tests``: the suite's run on
+        this very tree (the kept change's check), reused instead of running it again."""
+        self._phase("baseline")
+        root, sandbox, tuning = self.ws.root, self.session.sandbox, self.opts.tuning
+        if tests is None:
+            self.baseline = take_baseline(root, sandbox, test_cmd=self.ws.test_cmd,
+                                          smoke_seconds=tuning.smoke_seconds,
+                                          test_timeout=tuning.test_timeout)  # fmt: skip
+        else:
+            kept, all_paths = snapshot_texts(root)
+            smoke = run_smoke(root, sandbox, tuning.smoke_seconds) if tuning.smoke_seconds else None
+            cmd = self.baseline.test_cmd if self.baseline else self.ws.test_cmd
+            self.baseline = Baseline(root, kept, all_paths, tests, cmd, smoke)
+        self.findings = scan(
+            self.ws.root, self.session.sandbox, self.baseline, texts, files, self._index().symbols
+        )
+        tests = self.baseline.tests
+        self.bus.emit("review.findings", total=self.findings.total,
+                      files={p: len(f) for p, f in self.findings.by_file.items()},
+                      failing_tests=len(tests.failing) if tests else 0,
+                      notes=self.findings.notes)  # fmt: skip
+
+    def _dependents(self, touched: Sequence[str]) -> list[str]:
+        return find_dependents(self._index().symbols, touched)
+
+    # -- one iteration ---------------------------------------------------------------------
+    def _unsettled(self, ranked: list[Target], shas: dict[str, str]) -> Target | None:
+        """The best-ranked target with something left to find (a cascade item always has)."""
+        for target in ranked:
+            problems = any(f.source != "lazy" for f in self.findings.of(target.path))
+            if target.cascade is not None or not self.history.settled(
+                target.path, shas[target.path], problems=problems
+            ):
+                return target
+        return None
+
+    def _step(self) -> bool:
+        """One iteration; False when there is nothing left to review."""
+        self._spent = self._totals()
+        self.session.start_task()
+        self.bus.emit("review.iteration", iteration=self.iteration, limit=self.opts.iterations)
+        self._phase("targeting")
+        index = self._index()
+        texts = self.session.read_texts()
+        files = self._files(index)
+        shas = {p: _sha(texts.get(p, "")) for p in files}
+        target, others = choose(files, symbols=index.symbols, findings=self.findings,
+                                history=self.history, shas=shas, iteration=self.iteration,
+                                queue=self.queue)  # fmt: skip
+        target = self._unsettled([target, *others] if target else [], shas)
+        if target is None:
+            return False
+        self.bus.emit("review.target", **target.to_json(), iteration=self.iteration,
+                      runners_up=[t.to_json() for t in others if t is not target],
+                      queue=[i.path for i in self.queue])  # fmt: skip
+        outcome = self._propose(target, texts, index)
+        self._settle(outcome, texts, files, index)
+        self.history.note(target.path, self.iteration, outcome.status,
+                          _sha(self.session.read_texts().get(target.path, "")))  # fmt: skip
+        self.paths.save_cache(HISTORY_CACHE, {"files": self.history.files})
+        self._phase("memory")
+        self.memory.update(self.iteration, self._notes(target, outcome))
+        return True
+
+    def _kind(self, target: Target) -> Kind:
+        if target.cascade is not None:
+            return "cascade"
+        return "feature" if self.opts.focus == "features" else "bug"
+
+    def _propose(self, target: Target, texts: dict[str, str], index: RepoIndex) -> ProposalOutcome:
+        kind = self._kind(target)
+        ctx = self._context(target, texts, index)
+        assert self.baseline is not None
+        self._phase("proposing", target=target.path, proposal=kind)
+        outcome = self.proposer.propose(target, kind, ctx, self.baseline)
+        if (
+            outcome.status == "clean"
+            and kind == "bug"
+            and self.opts.focus == "both"
+            and not ctx.findings
+        ):
+            self._phase("proposing", target=target.path, proposal="feature")
+            outcome = self.proposer.propose(target, "feature", ctx, self.baseline)
+        self.summary.proposals.append(outcome)
+        data = outcome.to_json()
+        data["proposal"] = data.pop("kind")  # an event's own "kind" names the event
+        self.bus.emit("review.outcome", iteration=self.iteration, **data)
+        return outcome
+
+    def _context(self, target: Target, texts: dict[str, str], index: RepoIndex) -> TargetContext:
+        assert self.baseline is not None
+        run = self.baseline.tests
+        found = self.findings.of(target.path)
+        failing = sorted({f.test for f in found if f.test})
+        notes = read_memory(self.ws.root)
+        deps = find_dependents(index.symbols, [target.path])[:8]
+        return TargetContext(
+            texts=texts,
+            findings=[f.render() for f in found],
+            shown=[f.render() for f in found if not (failing and f.test)],
+            failures=describe_tests(run, failing) if run is not None and failing else "",
+            project=self.analysis.excerpt([target.path, *deps], chars=900),
+            recall=self.memory.recall(),
+            outline=index.repo_map(focus=[target.path], tokens=500),
+            notes=notes.text[:1500],
+            note_sources=notes.sources,
+        )
+
+    def _write_pending(self, proposal: Proposal, diff: str) -> None:
+        entry = pending_entry(target=proposal.target, kind=proposal.kind,
+                              iteration=self.iteration,
+                              findings=[f.render() for f in self.findings.of(proposal.target)],
+                              rationale=proposal.rationale, diff=diff)  # fmt: skip
+        self.paths.write(pending_name(proposal.kind), entry)
+        self.bus.emit("review.proposal", iteration=self.iteration, target=proposal.target,
+                      proposal=proposal.kind, rationale=proposal.rationale, diff=diff[:20000])  # fmt: skip
+
+    def _settle(self, outcome: ProposalOutcome, before: dict[str, str], files: Sequence[str],
+                index: RepoIndex) -> None:  # fmt: skip
+        if outcome.status == "rejected":
+            self.settler.reject(outcome)
+            return
+        if outcome.status != "accepted":
+            self.settler.dismiss(outcome)
+            return
+        self._phase("committing", files=outcome.files)
+        self.settler.accept(outcome, self.summary.notes)
+        after = self.session.read_texts()
+        index = self._index()  # brought up to date with the change
+        queued = {i.path for i in self.queue}
+        new = cascade_items(index, outcome, before, after, self.paths.relative_names)
+        self.queue += [i for i in new if i.path not in queued]
+        if new:
+            self.bus.emit("review.cascade", trigger=outcome.target,
+                          queued=[i.path for i in new], ripples=[r for i in new for r in i.ripples],
+                          queue=[i.path for i in self.queue])  # fmt: skip
+        files = self._files(index)
+        self.analysis.refresh(index, after, files)
+        self._rebaseline(after, files, outcome.test_run)
+
+    def _notes(self, target: Target, outcome: ProposalOutcome) -> list[str]:
+        why = target.reasons[0] if target.reasons else "chosen"
+        line = f"iteration {self.iteration}: reviewed {target.path} ({why}): {outcome.status}"
+        notes = [line + (f" — {outcome.rationale}" if outcome.rationale else "")]
+        if outcome.commit:
+            notes.append(f"committed {outcome.commit[:12]} changing {', '.join(outcome.files)}")
+        if outcome.status == "rejected":
+            notes.append(f"the gates rejected it: {outcome.errors.strip()[:300]}")
+        if self.queue:
+            notes.append("cascade queue: " + ", ".join(i.path for i in self.queue))
+        return notes
+
+    # -- usage -----------------------------------------------------------------------------
+    def _totals(self) -> Totals:
+        now, spent = self.session.usage, self._spent
+        return Totals(calls=spent.calls + now.calls, attempts=spent.attempts + now.attempts,
+                      usage=spent.usage + now.usage, cost=spent.cost + now.cost,
+                      seconds=spent.seconds + now.seconds)  # fmt: skip
+
+    def _on_usage(self, event: Event) -> None:
+        if event.kind == "model.reply":
+            self.bus.emit("review.usage", **self._totals().to_dict())
+
+
+def _sha(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8", "replace")).hexdigest()
+
+
+def run_review(opts: ReviewOptions, *, session: Session, console: Console,
+               desk: CheckpointDesk | None = None, interactive: bool | None = None,
+               on_token: Callable[[str], None] | None = None) -> ReviewSummary:  # fmt: skip
+    """Run the review loop; raises :class:`RunError` for usage/configuration problems."""
+    loop = ReviewLoop(opts, session, console, desk or CheckpointDesk(session.bus),
+                      interactive=interactive, on_token=on_token)  # fmt: skip
+    return loop.run()

@@ -1,0 +1,222 @@
+"""One proposal for one target: the prompt, the solve loop with its gates and checkpoint, and
+what became of it.
+
+The model reviews the target (bugs), proposes one feature, or updates a file a changed
+definition ripples into (cascade). Its reply is applied in memory, written as one
+transaction, checked by the gates (widened to dependent files, then the smoke run) and —
+for a file that failing tests run through — by those tests; a failure goes back to the model
+with the goal, the rationale and what failed, at most ``heal`` times, and is then rolled
+back. A verified proposal waits at the checkpoint. Test files are read-only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+from typing import Any, Literal
+
+from rich.console import Console
+
+from patchwright.agent.checker import GateChecker
+from patchwright.agent.context import approx_tokens
+from patchwright.agent.criterion import Criterion
+from patchwright.agent.edit_format import choose_format
+from patchwright.agent.pipeline_solver import SolveOptions
+from patchwright.agent.prompts import render
+from patchwright.agent.related_tests import is_test_path
+from patchwright.agent.session import Session
+from patchwright.agent.solve_types import Decision, SolveResult
+from patchwright.agent.working_copy import WorkingCopy
+from patchwright.modes.review.checker import ReviewChecker
+from patchwright.modes.review.checkpoint import (
+    CheckpointDesk,
+    CheckpointOptions,
+    Proposal,
+    make_checkpoint,
+)
+from patchwright.modes.review.memory import Recall
+from patchwright.modes.review.solver import NothingToPropose, ReviewSolver
+from patchwright.modes.review.targeting import Target
+from patchwright.modes.task.setup import Workspace
+from patchwright.verify import Baseline, TestRun
+from patchwright.workspace.transaction import Transaction
+
+Kind = Literal["bug", "feature", "cascade"]
+Status = Literal["accepted", "rejected", "skipped", "clean", "failed"]
+_LANGS = {".py": "python", ".js": "javascript", ".ts": "typescript", ".sh": "bash"}
+
+
+@dataclass
+class ProposalOutcome:
+    status: Status
+    kind: Kind
+    target: str
+    rationale: str = ""
+    files: list[str] = field(default_factory=list)
+    diff: str = ""
+    errors: str = ""
+    fixed: list[str] = field(default_factory=list)
+    reason: str = ""
+    attempts: int = 0
+    commit: str | None = None
+    test_run: TestRun | None = field(default=None, repr=False)  # of the kept change's check
+
+    def to_json(self) -> dict[str, Any]:
+        return {"status": self.status, "kind": self.kind, "target": self.target,
+                "rationale": self.rationale, "files": self.files, "commit": self.commit,
+                "fixed": self.fixed, "errors": self.errors[:2000], "reason": self.reason,
+                "attempts": self.attempts}  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Tuning:
+    heal: int = 2  # repairs after a proposal fails the gates
+    regenerate: int = 2  # replies that do not parse or apply, answered and asked again
+    smoke_seconds: float | None = 5.0
+    test_timeout: float = 180.0
+    edit_format: str = "auto"
+
+
+@dataclass
+class TargetContext:
+    """What the loop knows around a target, for its prompt and its definition of done."""
+
+    texts: Mapping[str, str]
+    findings: list[str] = field(default_factory=list)
+    shown: list[str] = field(default_factory=list)  # the findings the prompt lists
+    failures: str = ""  # the failing tests that point at it, with their output
+    project: str = ""
+    recall: Recall = field(default_factory=lambda: Recall("", ""))
+    outline: str = ""
+    notes: str = ""
+    note_sources: list[str] = field(default_factory=list)
+
+
+def _goal(kind: Kind, target: Target, ctx: TargetContext) -> str:
+    if kind == "cascade" and target.cascade is not None:
+        changed = "; ".join(target.cascade.ripples[:3])
+        return f"Update {target.path} for the change in {target.cascade.trigger}: {changed}"
+    if kind == "feature":
+        return f"Add one small user-facing improvement to {target.path} without breaking anything"
+    listed = "; ".join(ctx.findings[:3])
+    return f"Fix the defects in {target.path}" + (f" ({listed})" if listed else "")
+
+
+def _done(kind: Kind, path: str, ctx: TargetContext) -> str:
+    if kind == "bug" and ctx.findings:
+        return f"at least one of the problems found in {path} is fixed, and nothing else breaks"
+    return ""
+
+
+def _reply_tokens(fmt: str, text: str) -> int:
+    """Whole-file replies need room for the file; edit blocks far less."""
+    return max(1024, min(3072, approx_tokens(text) * 3 // 2 + 384)) if fmt == "whole" else 1024
+
+
+@dataclass
+class Proposer:
+    session: Session
+    ws: Workspace
+    console: Console
+    desk: CheckpointDesk
+    checkpoint: CheckpointOptions
+    tuning: Tuning
+    dependents_of: Callable[[Sequence[str]], list[str]]
+    on_pending: Callable[[Proposal, str], None] = lambda proposal, diff: None
+    interactive: bool | None = None
+    on_step: Callable[[list[Any], list[dict[str, Any]]], None] | None = None  # trajectory
+
+    def propose(
+        self, target: Target, kind: Kind, ctx: TargetContext, baseline: Baseline
+    ) -> ProposalOutcome:
+        text = ctx.texts.get(target.path, "")
+        fmt = choose_format(self.tuning.edit_format, self.ws.model.name, [text.count("\n")])
+        solver = self._solver(target, kind, ctx, baseline)
+        solver.messages.extend([
+            {"role": "system", "content": render("system", fmt=fmt)},
+            {"role": "user", "content": self._prompt(target, kind, ctx, fmt, text)},
+        ])  # fmt: skip
+        opts = SolveOptions(
+            solver.goal,
+            fmt,
+            max_iter=1 + self.tuning.heal,
+            reply_tokens=_reply_tokens(fmt, text),
+            free_retries=self.tuning.regenerate,
+            done=_done(kind, target.path, ctx),
+            failures=ctx.failures or "\n".join(ctx.findings[:10]),
+        )
+        try:
+            result = solver.solve(opts)
+        except NothingToPropose as nothing:
+            return ProposalOutcome("clean", kind, target.path, reason=str(nothing), attempts=1)
+        return _outcome(result, solver, kind, target.path)
+
+    def _solver(
+        self, target: Target, kind: Kind, ctx: TargetContext, baseline: Baseline
+    ) -> ReviewSolver:
+        ws, session = self.ws, self.session
+        protected = [p for p in ctx.texts if is_test_path(p) and p != target.path]
+        working = WorkingCopy(sorted(ctx.texts), ws.read_file, ws.confine, protected,
+                              [target.path])  # fmt: skip
+        gates = GateChecker(ws.root, session.sandbox, baseline, session.bus, Criterion(),
+                            ws.test_cmd, self.tuning.test_timeout,
+                            session.command_timeout)  # fmt: skip
+        progress = ctx.findings if kind == "bug" else []
+        proposal = Proposal(target=target.path, kind=kind)
+        checkpoint = make_checkpoint(self.console, self.desk, self.checkpoint, proposal,
+                                     root=ws.root, paths=working.changed_paths,
+                                     interactive=self.interactive)  # fmt: skip
+
+        def approve(diff: str, problems: str = "") -> Decision:
+            self.on_pending(proposal, diff)
+            return checkpoint(diff, problems)
+
+        solver = ReviewSolver(
+            model=ws.model,
+            working=working,
+            checker=ReviewChecker(
+                gates, self.dependents_of, self.tuning.smoke_seconds, target.path, progress
+            ),
+            new_txn=lambda: Transaction(ws.root),
+            bus=session.bus,
+            approve=approve,
+            on_token=ws.on_token,
+            proposal=proposal,
+            goal=_goal(kind, target, ctx),
+            findings=ctx.shown[:15] if kind == "bug" else [],
+            failures=ctx.failures if kind == "bug" else "",
+        )
+        if self.on_step is not None:
+            record = self.on_step
+            solver.on_step = lambda: record(list(solver.messages), solver.actions)
+        return solver
+
+    def _prompt(self, target: Target, kind: Kind, ctx: TargetContext, fmt: str, text: str) -> str:
+        cascade = target.cascade
+        lang = _LANGS.get(PurePosixPath(target.path).suffix.lower(), "")
+        return render(
+            {"bug": "review_bugs", "feature": "review_feature", "cascade": "review_cascade"}[kind],
+            path=target.path, lang=lang, text=text.rstrip("\n"), fmt=fmt,
+            findings=ctx.shown[:15], failures=ctx.failures, project=ctx.project,
+            memory=ctx.recall.memory, history=ctx.recall.history, outline=ctx.outline,
+            notes=ctx.notes, note_sources=ctx.note_sources, readonly=True, augment=[],
+            trigger=cascade.trigger if cascade else "", ripples=cascade.ripples if cascade else [],
+            diff=cascade.diff if cascade else "",
+        )  # fmt: skip
+
+
+def _outcome(result: SolveResult, solver: ReviewSolver, kind: Kind, target: str) -> ProposalOutcome:
+    out = ProposalOutcome("failed", kind, target, solver.proposal.rationale,
+                          attempts=result.iterations, reason=result.reason)  # fmt: skip
+    check = result.check or solver.last_check
+    if result.outcome in ("solved", "unverified"):
+        out.status, out.files, out.diff = "accepted", result.files_changed, result.diff
+        if check is not None:
+            out.fixed = [p.render() for r in check.results for p in r.fixed_problems]
+            out.test_run = next((r.test_run for r in check.results if r.test_run), None)
+    elif result.outcome == "skipped" or (check is not None and check.ok):
+        out.status = "skipped"
+    elif check is not None:
+        out.status, out.errors, out.diff = "rejected", check.summary, solver.working.diff()
+    return out

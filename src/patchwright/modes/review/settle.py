@@ -1,0 +1,116 @@
+"""What the review loop does with a proposal once it is decided.
+
+An accepted change becomes a commit (the model writes the Conventional Commits message) and a
+HISTORY.md entry, and its ripples — definitions it removed or re-signed — queue the files
+that use them (the cascade). A stop before the commit lands takes the change back, so the
+repository is always at its last accepted commit. A proposal the gates turned down goes to
+FAILED_PEER_REVIEW.md or FAILED_FEATURE.md with its errors and last attempt.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping
+from dataclasses import dataclass
+
+from patchwright import interrupts
+from patchwright.agent.commit_message import write_commit_message
+from patchwright.agent.related_tests import is_test_path
+from patchwright.events import EventBus
+from patchwright.index import RepoIndex, Ripple
+from patchwright.modes.review.files import ReviewPaths, cut_diff, failed_entry
+from patchwright.modes.review.memory import ReviewMemory
+from patchwright.modes.review.propose import ProposalOutcome
+from patchwright.modes.review.targeting import CascadeItem
+from patchwright.modes.task.setup import Workspace
+from patchwright.workspace.transaction import undo
+
+PENDING = {"feature": "FEATURE.md"}  # other kinds: PEER_REVIEW.md
+FAILED = {"feature": ("FAILED_FEATURE.md", "Failed feature proposals")}
+FAILED_REVIEW = ("FAILED_PEER_REVIEW.md", "Failed peer-review proposals")
+
+
+def pending_name(kind: str) -> str:
+    return PENDING.get(kind, "PEER_REVIEW.md")
+
+
+@dataclass
+class Settler:
+    ws: Workspace
+    paths: ReviewPaths
+    memory: ReviewMemory
+    bus: EventBus
+    commit: bool = True
+
+    def accept(self, outcome: ProposalOutcome, notes: list[str]) -> None:
+        """Commit the kept change and record it in HISTORY.md (see the module docstring)."""
+        sha: str | None = None
+        try:
+            interrupts.check()
+            message = ""
+            if self.commit and self.ws.git is not None:
+                task = outcome.rationale or f"review of {outcome.target}"
+                message = write_commit_message(self.ws.model, task, outcome.diff, bus=self.bus)
+            interrupts.check()
+            with interrupts.held():
+                if message:
+                    sha = self.ws.commit(message, outcome.files, notes)
+                outcome.commit = sha
+                self.memory.record_change(paths=outcome.files, kind=outcome.kind,
+                                          rationale=outcome.rationale, diff=outcome.diff,
+                                          commit=sha)  # fmt: skip
+        except BaseException as exc:  # a stop or a crash before the commit lands keeps nothing
+            if sha is None and (self.commit and self.ws.git is not None):
+                undo(self.ws.root, 1)
+                why = "stopped" if isinstance(exc, KeyboardInterrupt) else f"{type(exc).__name__}"
+                self.bus.emit("txn.undo", reason=f"{why} before the change was committed")
+                outcome.status, outcome.reason = "skipped", f"{why} before it was committed"
+            raise
+        finally:
+            self.paths.remove(pending_name(outcome.kind))
+
+    def reject(self, outcome: ProposalOutcome) -> None:
+        name, title = FAILED.get(outcome.kind, FAILED_REVIEW)
+        entry = failed_entry(target=outcome.target, kind=outcome.kind,
+                             rationale=outcome.rationale or outcome.reason,
+                             errors=outcome.errors, diff=outcome.diff)  # fmt: skip
+        self.paths.append(name, entry, title=title)
+        self.paths.remove(pending_name(outcome.kind))
+
+    def dismiss(self, outcome: ProposalOutcome) -> None:
+        self.paths.remove(pending_name(outcome.kind))
+
+    def clear_pending(self) -> None:
+        """No proposal waits once the loop has ended."""
+        for name in {*PENDING.values(), pending_name("bug")}:
+            self.paths.remove(name)
+
+
+def describe(ripple: Ripple) -> str:
+    if ripple.change == "removed":
+        return f"`{ripple.name}` was removed (it was `{ripple.old_signature}`)"
+    return f"`{ripple.name}` changed from `{ripple.old_signature}` to `{ripple.new_signature}`"
+
+
+def cascade_items(
+    index: RepoIndex,
+    outcome: ProposalOutcome,
+    before: Mapping[str, str],
+    after: Mapping[str, str],
+    exclude: Collection[str] = (),
+) -> list[CascadeItem]:
+    """The files to revisit because the accepted change removed or re-signed a definition
+    they use (not the changed files themselves, not tests, not ``exclude``)."""
+    users: dict[str, list[str]] = {}
+    triggers: dict[str, str] = {}
+    for path in outcome.files:
+        old, new = before.get(path), after.get(path)
+        if old is None or new is None:
+            continue
+        for ripple in index.ripples(path, old, new):
+            for user in ripple.referenced_by:
+                if user in outcome.files or user in exclude or is_test_path(user):
+                    continue
+                users.setdefault(user, []).append(describe(ripple))
+                triggers.setdefault(user, path)
+    diff = cut_diff(outcome.diff)
+    return [CascadeItem(u, triggers[u], tuple(dict.fromkeys(r)), diff) for u, r in users.items()]

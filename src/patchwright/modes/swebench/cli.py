@@ -1,0 +1,107 @@
+"""What ``patchwright swebench`` and ``swebench eval`` do with their flags."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+
+from patchwright.config import ConfigError, load_settings
+from patchwright.envs import docker_available
+from patchwright.modes.swebench.batch import BatchOptions, run_batch
+from patchwright.modes.swebench.eval import Graded, evaluate
+from patchwright.modes.swebench.instance import SolveOptions
+from patchwright.modes.swebench.instances import Instance, InstanceError, load_instances
+from patchwright.modes.swebench.outputs import read_predictions
+from patchwright.modes.swebench.setup import ENV_KINDS, Where
+from patchwright.modes.swebench.validate import Caps
+
+
+@dataclass
+class Common:
+    instances: Path
+    filter: str | None
+    slice: str | None
+    repos: Path | None
+    online: bool
+    env: str
+    python: Path | None
+    workdir: Path
+    keep: bool
+
+    def where(self) -> Where:
+        return Where(self.workdir.expanduser().resolve(), self.repos, self.env, self.python,
+                     self.online, self.keep)  # fmt: skip
+
+
+def _load(common: Common, console: Console) -> list[Instance] | None:
+    if common.env not in ENV_KINDS:
+        console.print(f"[red]error:[/] --env {common.env}: use one of {', '.join(ENV_KINDS)}")
+        return None
+    try:
+        return load_instances(common.instances, pattern=common.filter, window=common.slice)
+    except InstanceError as exc:
+        console.print(f"[red]error:[/] {exc}")
+        return None
+
+
+def run_command(
+    common: Common, *, output: Path, model: str | None, strategy: str, candidates: int,
+    max_iter: int, workers: int, ray_address: str | None, cpus: float, memory: float | None,
+    timeout: float, test_timeout: float, max_lines: int, max_files: int, redo_errors: bool = False,
+) -> int:  # fmt: skip
+    console = Console(stderr=True)
+    instances = _load(common, console)
+    if instances is None:
+        return 2
+    try:
+        settings = load_settings(None)
+    except ConfigError as exc:
+        console.print(f"[red]error:[/] {exc}")
+        return 2
+    opts = SolveOptions(
+        model, strategy, candidates, max_iter, test_timeout, Caps(max_lines, max_files)
+    )
+    batch = BatchOptions(workers, ray_address, cpus, memory, timeout, redo_errors)
+    try:
+        tally = run_batch(
+            instances, common.where(), opts, settings, output.resolve(), batch, console=console
+        )
+    except RuntimeError as exc:  # Ray missing or refusing to start
+        console.print(f"[red]error:[/] {exc}")
+        return 2
+    for r in tally.results:
+        console.print(f"{r.instance_id}: {r.outcome} — {r.reason[:200]}")
+    console.print(
+        f"{len(tally.results)} run, {tally.skipped} already predicted; {tally.line()}; "
+        f"predictions: {output / 'predictions.jsonl'}"
+    )
+    return 0
+
+
+def eval_command(common: Common, predictions_path: Path, *, test_timeout: float) -> int:
+    console = Console()
+    instances = _load(common, console)
+    if instances is None:
+        return 2
+    if not predictions_path.is_file():
+        console.print(f"[red]error:[/] --predictions {predictions_path}: no such file")
+        return 2
+    if common.env == "docker" and (why := docker_available()) is not None:
+        console.print(f"[red]error:[/] {why}")
+        return 2
+    predictions = read_predictions(predictions_path)
+
+    def show(g: Graded) -> None:
+        mark = "[green]resolved[/]" if g.resolved else "[red]unresolved[/]"
+        console.print(f"{g.instance_id}: {mark} — {g.reason}", highlight=False)
+
+    graded = evaluate(instances, predictions, common.where(), timeout=test_timeout, on_graded=show)
+    report = predictions_path.with_name(predictions_path.stem + ".eval.json")
+    report.write_text(json.dumps([g.to_json() for g in graded], indent=2))
+    resolved = sum(g.resolved for g in graded)
+    console.print(f"report: {report}")
+    console.print(f"resolved {resolved}/{len(graded)}", highlight=False)
+    return 0

@@ -1,0 +1,269 @@
+"""``patchwright swebench``: one SWE-bench instance end to end.
+
+The checkout at the base commit in its environment; the hidden tests (the test patch,
+applied only while tests run) at baseline under coverage for the failure signal; suspects
+from SBFL, traceback frames and the index; K candidates per round (or the gold patch);
+validators; TNR over the finalists; the least-churn passing diff is the prediction. Every
+step is an event in ``events.ndjson``; ``result.json`` keeps the figures.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from patchwright.agent.session import Session
+from patchwright.config import Settings
+from patchwright.envs import EnvironmentUnavailable, test_files_of
+from patchwright.events import EventBus, JsonlWriter
+from patchwright.modes.swebench.agent_candidates import agent_candidates
+from patchwright.modes.swebench.instances import Instance
+from patchwright.modes.swebench.localise import Signals, Suspect, fuse, gold, rank_of
+from patchwright.modes.swebench.localise import traceback_functions as frames_of
+from patchwright.modes.swebench.propose import (
+    Prompt,
+    Reader,
+    gold_candidate,
+    model_candidates,
+    repo_files,
+)
+from patchwright.modes.swebench.repos import RepoError
+from patchwright.modes.swebench.result import InstanceResult
+from patchwright.modes.swebench.sbfl import sbfl
+from patchwright.modes.swebench.setup import Prepared, Where, cleanup, prepare_instance
+from patchwright.modes.swebench.tests import PatchError, TestReport, run_instance_tests
+from patchwright.modes.swebench.tnr import Candidate, Trial, tnr
+from patchwright.modes.swebench.validate import Caps, validate
+
+GOLD = "gold"
+STRATEGIES = ("pipeline", "agent")
+
+
+@dataclass
+class SolveOptions:
+    model: str | None = None  # a model spec, or "gold"
+    strategy: str = "pipeline"
+    candidates: int = 2
+    max_iter: int = 2
+    test_timeout: float = 900.0
+    caps: Caps = field(default_factory=Caps)
+    suspects: int = 7
+
+
+def model_label(opts: SolveOptions, settings: Settings) -> str:
+    return opts.model or settings.model.name
+
+
+def solve_instance(
+    instance: Instance, where: Where, opts: SolveOptions, settings: Settings, out: Path
+) -> InstanceResult:
+    """Run one instance (see the module docstring); never raises for the instance's own
+    problems — they become an ``error`` result with the reason."""
+    started = time.monotonic()
+    result = InstanceResult(instance.instance_id, model_label(opts, settings))
+    folder = out / instance.instance_id
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "events.ndjson").unlink(missing_ok=True)
+    bus = EventBus()
+    bus.subscribe(JsonlWriter(folder / "events.ndjson"))
+    bus.emit("instance.start", instance_id=instance.instance_id, model=result.model_name)
+    prepared: Prepared | None = None
+    try:
+        prepared = prepare_instance(where, instance)
+        result.environment = {"kind": prepared.env.kind, "notes": prepared.env.notes,
+                              "spec": prepared.spec.to_json()}  # fmt: skip
+        _solve(prepared, opts, settings, bus, result, folder)
+    except (EnvironmentUnavailable, RepoError, PatchError) as exc:
+        result.outcome, result.reason = "error", str(exc)
+    except Exception as exc:  # one instance's crash must not end the batch
+        result.outcome, result.reason = "error", f"{type(exc).__name__}: {exc}"
+    finally:
+        if prepared is not None:
+            prepared.env.close()
+            if not where.keep:
+                cleanup(where, instance, prepared.home)
+        result.seconds = time.monotonic() - started
+        bus.emit("instance.end", outcome=result.outcome, reason=result.reason[:500],
+                 seconds=round(result.seconds, 2))  # fmt: skip
+        (folder / "result.json").write_text(json.dumps(result.to_json(), indent=2))
+    return result
+
+
+def _model_spec(opts: SolveOptions, instance: Instance, home: Path) -> str | None:
+    """Gold needs no model: a script holding the patch keeps the session's model valid."""
+    if opts.model != GOLD:
+        return opts.model
+    script = home / "gold.jsonl"
+    script.write_text(json.dumps({"content": instance.patch}) + "\n", encoding="utf-8")
+    return f"scripted:{script}"
+
+
+def _solve(
+    prepared: Prepared, opts: SolveOptions, settings: Settings, bus: EventBus,
+    result: InstanceResult, folder: Path,
+) -> None:  # fmt: skip
+    instance = prepared.instance
+    if opts.strategy not in STRATEGIES:
+        raise EnvironmentUnavailable(f"--strategy {opts.strategy}: use pipeline or agent")
+    agent_usage = [0, 0, 0]  # tokens in, out, steps: each agent run starts its ledger anew
+    model = _model_spec(opts, instance, prepared.home)
+    session = Session(settings, prepared.repo, model=model, bus=bus, environment=prepared.env)
+    try:
+        session.start_task()
+        baseline = _baseline(prepared, opts, bus)
+        suspects = _localise(prepared, session, baseline, opts, result)
+        winner, trials, candidates = _propose_and_test(
+            prepared, session, opts, suspects, baseline, bus, agent_usage
+        )
+        result.candidates = [{"candidate": c.number, "source": c.source, "files": sorted(c.changes),
+                              "refused": c.refused} for c in candidates]  # fmt: skip
+        result.trials = [t.to_json() for t in trials]
+        _conclude(result, winner, trials)
+    finally:
+        usage = session.usage
+        result.prompt_tokens = usage.usage.prompt_tokens
+        result.completion_tokens = usage.usage.completion_tokens
+        result.cost = usage.cost
+        if opts.strategy == "agent" and opts.model != GOLD:
+            result.prompt_tokens, result.completion_tokens, result.agent_steps = agent_usage
+        session.close()
+
+
+def _baseline(prepared: Prepared, opts: SolveOptions, bus: EventBus) -> TestReport:
+    """The hidden tests before any change, under coverage where it is installed."""
+    coverage = prepared.home / "sbfl" / ".coverage"
+    coverage.parent.mkdir(exist_ok=True)
+    bus.emit("baseline.start")
+    report = run_instance_tests(prepared.env, prepared.instance, prepared.spec,
+                                timeout=opts.test_timeout, coverage_file=coverage)  # fmt: skip
+    if not report.status and "No module named coverage" in report.log:
+        prepared.env.notes.append("coverage.py missing in the environment: no SBFL")
+        report = run_instance_tests(prepared.env, prepared.instance, prepared.spec,
+                                    timeout=opts.test_timeout)  # fmt: skip
+    grade = report.grade(prepared.instance)
+    if not grade.f2p_failed:
+        prepared.env.notes.append("FAIL_TO_PASS already passes before any change")
+    bus.emit("baseline.done", f2p_failing=len(grade.f2p_failed), p2p_failing=len(grade.p2p_failed),
+             seconds=round(report.seconds, 2), problem=report.problem)  # fmt: skip
+    return report
+
+
+def _localise(
+    prepared: Prepared, session: Session, baseline: TestReport, opts: SolveOptions,
+    result: InstanceResult,
+) -> list[Suspect]:  # fmt: skip
+    reader = Reader(prepared.repo)
+    instance = prepared.instance
+    signals = Signals()
+    coverage = prepared.home / "sbfl" / ".coverage"
+    if coverage.is_file():
+        signals.sbfl = sbfl(coverage, prepared.repo, baseline.status, reader.text)
+    signals.traceback = frames_of(baseline.log, prepared.repo, reader.text)
+    index = session.index
+    if index is not None:
+        located = index.locate(instance.problem_statement, k=10)
+        signals.index = [(s.path, s.name, s.line) for s in located.symbols]
+    suspects = fuse(signals, reader.text, opts.suspects)
+    gold_files, gold_functions = gold(instance.patch, reader.text)
+    files = list(dict.fromkeys(s.path for s in suspects))
+    functions = [f"{s.path}::{s.name}" for s in suspects]
+    result.localisation = {
+        "suspects": [s.to_json() for s in suspects],
+        "gold_files": gold_files,
+        "gold_functions": gold_functions,
+        "file_rank": rank_of(files, gold_files),
+        "function_rank": rank_of(functions, gold_functions),
+        "signals": {
+            "sbfl": len(signals.sbfl),
+            "traceback": len(signals.traceback),
+            "index": len(signals.index),
+        },
+    }
+    session.bus.emit("localise.done", suspects=functions, file_rank=result.localisation["file_rank"],
+                     function_rank=result.localisation["function_rank"])  # fmt: skip
+    return suspects
+
+
+def _failure_excerpt(report: TestReport, chars: int = 1500) -> str:
+    log = report.log
+    start = log.find("= FAILURES =")
+    end = log.find("short test summary info")
+    part = log[start:end] if 0 <= start < end else log
+    return part[-chars:]
+
+
+def _propose_and_test(
+    prepared: Prepared, session: Session, opts: SolveOptions, suspects: list[Suspect],
+    baseline: TestReport, bus: EventBus, agent_usage: list[int],
+) -> tuple[Trial | None, list[Trial], list[Candidate]]:  # fmt: skip
+    instance = prepared.instance
+    if opts.model == GOLD:
+        candidates = [gold_candidate(prepared.repo, instance.patch)]
+        winner, trials = tnr(prepared.env, instance, prepared.spec, candidates, bus=bus,
+                             timeout=opts.test_timeout)  # fmt: skip
+        return winner, trials, candidates
+    reader = Reader(prepared.repo)
+    allowed = {s.path for s in suspects}
+    allowed |= {p for p in repo_files(session.root) if p in instance.problem_statement}
+    all_trials: list[Trial] = []
+    all_candidates: list[Candidate] = []
+    feedback = ""
+    for _round in range(opts.max_iter):
+        prompt = Prompt(instance.problem_statement, suspects, _failure_excerpt(baseline), feedback)
+        first = len(all_candidates) + 1
+        if opts.strategy == "agent":
+            test_cmd = prepared.spec.test_command(test_files_of(instance.test_patch))
+            candidates = agent_candidates(session, prompt, k=opts.candidates, first=first,
+                                          test_cmd=test_cmd, test_timeout=opts.test_timeout,
+                                          usage=agent_usage)  # fmt: skip
+        else:
+            candidates = model_candidates(session, prompt, k=opts.candidates, first=first)
+        for c in candidates:
+            if c.changes and not c.refused:
+                diff = "".join(_diff_text(reader, c))
+                c.refused = validate(diff, c.changes, allowed=allowed, old_text=reader.text,
+                                     task=instance.problem_statement, caps=opts.caps).reasons  # fmt: skip
+            bus.emit("candidate.validated", candidate=c.number, refused=c.refused)
+        all_candidates += candidates
+        winner, trials = tnr(prepared.env, instance, prepared.spec, candidates, bus=bus,
+                             timeout=opts.test_timeout)  # fmt: skip
+        all_trials += trials
+        if winner is not None:
+            return winner, all_trials, all_candidates
+        feedback = _feedback(trials, candidates)
+    return None, all_trials, all_candidates
+
+
+def _diff_text(reader: Reader, candidate: Candidate) -> list[str]:
+    out: list[str] = []
+    for path, data in sorted(candidate.changes.items()):
+        old = (reader.text(path) or "").splitlines(keepends=True)
+        new = data.decode("utf-8", "replace").splitlines(keepends=True) if data is not None else []
+        out += difflib.unified_diff(old, new, f"a/{path}", f"b/{path}")
+    return [line if line.endswith("\n") else line + "\n" for line in out]
+
+
+def _feedback(trials: list[Trial], candidates: list[Candidate]) -> str:
+    if trials:
+        best = max(trials, key=lambda t: t.rank())
+        return f"{best.reason}\n{best.diff[-1200:]}"
+    refused = [r for c in candidates for r in c.refused]
+    return "; ".join(refused[:3])
+
+
+def _conclude(result: InstanceResult, winner: Trial | None, trials: list[Trial]) -> None:
+    if winner is not None:
+        result.outcome, result.model_patch, result.churn = "verified", winner.diff, winner.churn
+        result.reason = "a candidate passed FAIL_TO_PASS and PASS_TO_PASS"
+        return
+    tried = [t for t in trials if t.diff]
+    if not tried:
+        result.outcome = "empty"
+        result.reason = "no candidate could be applied" if not trials else trials[-1].reason
+        return
+    best = max(tried, key=lambda t: t.rank())
+    result.outcome, result.model_patch, result.churn = "unverified", best.diff, best.churn
+    result.reason = f"no candidate passed; submitted the closest: {best.reason}"

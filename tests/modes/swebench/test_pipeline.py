@@ -1,0 +1,139 @@
+"""The pipeline on a small SWE-bench-shaped instance, with the scripted model."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from typing import Any
+
+from swebench_case import FIX, reply, script, where_for
+
+from patchwright.config import Settings
+from patchwright.modes.swebench.instance import SolveOptions, solve_instance
+
+
+def applies(world: dict[str, Any], patch: str) -> bool:
+    bare = world["mirrors"] / "example__calc.git"
+    check = world["tmp"] / "check"
+    subprocess.run(["git", "clone", "-q", str(bare), str(check)], check=True)
+    proc = subprocess.run(["git", "apply", "--check", "-"], cwd=check, input=patch, text=True)
+    return proc.returncode == 0
+
+
+def test_the_scripted_model_resolves_the_instance(
+    calc_world: dict[str, Any], settings: Settings
+) -> None:
+    model = script(calc_world["tmp"], [reply(*FIX)])
+    out = calc_world["tmp"] / "out"
+    result = solve_instance(
+        calc_world["instance"],
+        where_for(calc_world),
+        SolveOptions(model=model, candidates=1, max_iter=1),
+        settings,
+        out,
+    )
+    assert result.outcome == "verified", result.reason
+    assert "+        return total / len(xs)" in result.model_patch
+    assert "test_mean_of_floats" not in result.model_patch  # the hidden tests are not in it
+    assert applies(calc_world, result.model_patch)
+    saved = json.loads((out / "example__calc-1" / "result.json").read_text())
+    assert saved["outcome"] == "verified"
+    events = [
+        json.loads(x) for x in (out / "example__calc-1" / "events.ndjson").read_text().splitlines()
+    ]
+    kinds = [e["kind"] for e in events]
+    assert kinds[0] == "instance.start" and "tnr.kept" in kinds and kinds[-1] == "instance.end"
+    [answer] = [e for e in events if e["kind"] == "model.reply"]
+    assert answer["text"] == reply(*FIX)["content"]  # what the model said is on record
+
+
+BREAKS_ADD = reply(
+    "def add(a, b):\n    return a + b\n\n\ndef add_all(xs):\n    total = 0",
+    "def add(a, b):\n    return float(a + b) + 0.5\n\n\ndef add_all(xs):\n    total = 0",
+)
+
+
+def test_tnr_rolls_back_a_candidate_that_breaks_pass_to_pass(
+    calc_world: dict[str, Any], settings: Settings
+) -> None:
+    model = script(calc_world["tmp"], [BREAKS_ADD, reply(*FIX)])
+    where = where_for(calc_world, keep=True)
+    result = solve_instance(
+        calc_world["instance"],
+        where,
+        SolveOptions(model=model, candidates=2, max_iter=1),
+        settings,
+        calc_world["tmp"] / "out",
+    )
+    first, second = result.trials
+    assert not first["passed"] and "PASS_TO_PASS broken" in first["reason"]
+    assert "tests/test_ops.py::test_add" in first["grade"]["PASS_TO_PASS"]["failure"]
+    assert second["passed"] and result.outcome == "verified"
+    assert "float(a + b)" not in result.model_patch
+    repo = where.workdir / "instances" / "example__calc-1" / "repo"
+    assert (
+        subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=repo,
+            capture_output=True,
+            text=True,
+        ).stdout
+        == ""
+    )  # every trial rolled back
+
+
+def test_a_candidate_outside_the_suspects_files_is_refused(
+    calc_world: dict[str, Any], settings: Settings
+) -> None:
+    outside = reply("    return name.title()", "    return name.upper()", path="calc/report.py")
+    model = script(calc_world["tmp"], [outside])
+    result = solve_instance(
+        calc_world["instance"],
+        where_for(calc_world),
+        SolveOptions(model=model, candidates=1, max_iter=1),
+        settings,
+        calc_world["tmp"] / "out",
+    )
+    (candidate,) = result.candidates
+    assert any(r.startswith("allowlist:") and "calc/report.py" in r for r in candidate["refused"])
+    assert result.trials == [] and result.outcome == "empty"
+
+
+def test_gold_submits_the_dataset_patch(calc_world: dict[str, Any], settings: Settings) -> None:
+    result = solve_instance(
+        calc_world["instance"],
+        where_for(calc_world),
+        SolveOptions(model="gold"),
+        settings,
+        calc_world["tmp"] / "out",
+    )
+    assert result.outcome == "verified" and result.model_name == "gold"
+    assert result.model_patch == calc_world["row"]["patch"]
+    assert result.localisation["function_rank"] == 1  # the planted function leads the suspects
+
+
+def call(name: str, **arguments: Any) -> dict[str, Any]:
+    """A scripted tool call (the agent strategy's replies)."""
+    return {
+        "content": "",
+        "tool_calls": [{"id": f"c_{name}", "name": name, "arguments": arguments}],
+    }
+
+
+def test_the_agent_strategy_proposes_a_candidate_that_tnr_verifies(
+    calc_world: dict[str, Any], settings: Settings
+) -> None:
+    fix = "calc/ops.py\n<<<<<<< SEARCH\n" + FIX[0] + "\n=======\n" + FIX[1] + "\n>>>>>>> REPLACE\n"
+    model = script(calc_world["tmp"], [
+        call("edit", edits=fix),
+        call("finish", summary="true division for floats"),
+        call("approve", commit_message="fix(ops): mean of floats"),
+    ])  # fmt: skip
+    result = solve_instance(calc_world["instance"], where_for(calc_world),
+                            SolveOptions(model=model, strategy="agent", candidates=1, max_iter=1),
+                            settings, calc_world["tmp"] / "out")  # fmt: skip
+    assert result.outcome == "verified", (result.reason, result.candidates)
+    assert [c["source"] for c in result.candidates] == ["agent"]
+    assert "+        return total / len(xs)" in result.model_patch
+    assert result.prompt_tokens > 0  # the agent's runs are counted
+    assert result.agent_steps == 3  # coder edit, finish; reviewer approve
