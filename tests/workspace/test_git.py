@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from patchwright.workspace.errors import GitError
-from patchwright.workspace.git import GitRepo, slugify
+from patchwright.workspace.git import BRANCH_PREFIX, GitRepo, slugify
 
 
 def git(root: Path, *args: str) -> str:
@@ -44,8 +44,6 @@ def test_detached_head_is_reported_and_refused(repo: Path) -> None:
     assert g.current_branch() is None
     with pytest.raises(GitError, match="detached"):
         g.require_branch()
-    with pytest.raises(GitError, match="detached"):
-        g.working_branch("fix it")
 
 
 def test_unborn_repository_has_no_head_but_a_branch(tmp_path: Path) -> None:
@@ -66,36 +64,27 @@ def test_dirty_files_lists_modified_staged_untracked_but_not_ignored(repo: Path)
     assert g.dirty_files(["app.py", "other.py"]) == ["app.py"]
 
 
-def test_refuse_names_the_dirty_files(repo: Path) -> None:
-    (repo / "app.py").write_text("user work\n")
-    with pytest.raises(GitError, match=r"app\.py"):
-        GitRepo(repo).protect_dirty(refuse=True)
-    assert GitRepo(repo).protect_dirty(["untouched.py"], refuse=True) is None
-
-
 def test_snapshot_keeps_user_work_without_touching_tree_or_index(repo: Path) -> None:
     (repo / "app.py").write_text("user work\n")
     (repo / "draft.py").write_text("draft\n")
     status_before = git(repo, "status", "--porcelain")
-    sha = GitRepo(repo).protect_dirty()
-    assert sha is not None
+    sha = GitRepo(repo).snapshot_dirty()
     assert git(repo, "status", "--porcelain") == status_before
     assert git(repo, "show", f"{sha}:app.py") == "user work"
     assert git(repo, "show", f"{sha}:draft.py") == "draft"
     assert sha in git(repo, "for-each-ref", "refs/patchwright/snapshots")
-    assert GitRepo(repo).protect_dirty(["nothing-dirty.py"]) is None
 
 
-def test_working_branch_is_created_with_slug_and_made_unique(repo: Path) -> None:
+def test_a_task_branch_is_created_with_slug_and_made_unique(repo: Path) -> None:
     g = GitRepo(repo)
     assert (
-        g.working_branch("Fix the failing test in parser!")
+        g.create_branch(BRANCH_PREFIX + slugify("Fix the failing test in parser!"))
         == "patchwright/fix-the-failing-test-in-parser"
     )
     assert g.current_branch() == "patchwright/fix-the-failing-test-in-parser"
     g.switch("main")
     assert (
-        g.working_branch("fix the failing test in parser")
+        g.create_branch(BRANCH_PREFIX + slugify("fix the failing test in parser"))
         == "patchwright/fix-the-failing-test-in-parser-2"
     )
     assert slugify("  ***  ") == "task"

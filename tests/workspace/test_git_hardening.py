@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from patchwright.workspace.errors import GitError
-from patchwright.workspace.git import GitRepo
+from patchwright.workspace.git import BRANCH_PREFIX, GitRepo, slugify
 from patchwright.workspace.gitsafe import (
     ConfigEntry,
     neutralising_overrides,
@@ -143,7 +143,7 @@ def test_every_gitrepo_operation_runs_nothing_planted(repo: Path, trap: Trap) ->
     assert "changed" in g.diff()
     assert g.ls_files() == [".gitattributes", "app.py", "new.py"]
     g.snapshot_dirty()
-    g.working_branch("fix the greeting")
+    g.create_branch(BRANCH_PREFIX + slugify("fix the greeting"))
     g.commit("fix: greet", ["app.py", "new.py"])
     g.switch("main")
     assert git(repo, "log", "-1", "--format=%s", "patchwright/fix-the-greeting") == "fix: greet\n"

@@ -138,9 +138,3 @@ def build_env(
     env["TMPDIR"] = tmpdir
     env[SANDBOX_TOKEN_VAR] = token
     return env
-
-
-def removed_names(base: Mapping[str, str], extra: Mapping[str, str] | None = None) -> list[str]:
-    """Names that ``build_env`` drops because they look secret (for diagnostics)."""
-    merged = {**base, **(extra or {})}
-    return sorted(k for k, v in merged.items() if looks_secret(k, v))

@@ -96,12 +96,6 @@ def unshare_flags() -> tuple[str, ...] | str:
     return "; ".join(problems)
 
 
-def unshare_problem() -> str | None:
-    """None when ``unshare`` can give a private network here; otherwise why not."""
-    flags = unshare_flags()
-    return flags if isinstance(flags, str) else None
-
-
 def choose(requested: Requested, allow_net: bool) -> Isolation:
     """Pick the strongest working layer (or the requested one, if it works)."""
     notes: list[str] = []

@@ -188,22 +188,6 @@ class GitRepo:
         ident = () if self._has_identity() else _FALLBACK_IDENTITY
         return self._run(*ident, "commit-tree", tree, *parents, "-m", message).stdout.strip()
 
-    def protect_dirty(
-        self, paths: Sequence[str] | None = None, *, refuse: bool = False
-    ) -> str | None:
-        """Never overwrite uncommitted work: when files (among ``paths``, if given) are dirty,
-        either raise :class:`GitError` naming them (``refuse=True``) or snapshot them and
-        return the snapshot sha. Returns None when there is nothing to protect."""
-        dirty = self.dirty_files(paths)
-        if not dirty:
-            return None
-        if refuse:
-            raise GitError(
-                f"uncommitted changes in {', '.join(dirty)}; commit or stash them first "
-                "(or allow patchwright to snapshot them)"
-            )
-        return self.snapshot_dirty()
-
     # -- branches and commits ---------------------------------------------------------
 
     def branch_exists(self, name: str) -> bool:
@@ -226,11 +210,6 @@ class GitRepo:
         else:
             self._run("branch", final)
         return final
-
-    def working_branch(self, task: str) -> str:
-        """Create and switch to ``patchwright/<slug of task>``; refuses on a detached HEAD."""
-        self.require_branch()
-        return self.create_branch(BRANCH_PREFIX + slugify(task))
 
     def switch(self, name: str) -> None:
         self.require_repo()

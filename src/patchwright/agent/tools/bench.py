@@ -5,7 +5,7 @@ sandbox, the gates, and the human who approves risky commands."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,7 +35,6 @@ class Workbench:
     approve_command: CommandApprover = refuse_commands
     test_cmd: str | None = None
     command_timeout: float = 300.0
-    read: set[str] = field(default_factory=set)  # files the agent has read (stall detection)
 
     def files(self) -> list[str]:
         """The repository's files as the change leaves them (created ones in, deleted out)."""

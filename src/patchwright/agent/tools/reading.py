@@ -68,7 +68,6 @@ def read_file(bench: Workbench, args: Mapping[str, Any]) -> Observation:
     start = max(1, arg(args, "start", int, 1))
     end = min(len(lines), arg(args, "end", int, start + MAX_READ_LINES - 1))
     end = min(end, start + MAX_READ_LINES - 1)
-    bench.read.add(path)
     body = "\n".join(f"{n:>5}  {lines[n - 1]}" for n in range(start, end + 1))
     more = (
         f"\n[lines {start}-{end} of {len(lines)}; read on with start={end + 1}]"

@@ -49,10 +49,6 @@ class Conversation:
         if content.strip():
             self.turns.append(Turn(role, content.strip()))
 
-    def add_output(self, label: str, output: str) -> None:
-        """A command's output, as context for the next question ("why does this fail?")."""
-        self.add("user", _output(label, output))
-
     def clear(self) -> None:
         self.turns.clear()
         self.summary = ""

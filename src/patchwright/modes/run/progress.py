@@ -20,6 +20,7 @@ class Progress:
         self.phase = "starting"
         self.iteration = 0
         self.tokens = 0
+        self._gen_tokens = 0  # of the reply being generated
         self._gen_started: float | None = None
         self._started = time.monotonic()
         self._status: Status | None = None
@@ -43,9 +44,9 @@ class Progress:
     def _line(self) -> str:
         elapsed = time.monotonic() - self._started
         rate = ""
-        if self._gen_started is not None and self.tokens:
+        if self._gen_started is not None and self._gen_tokens:
             span = max(time.monotonic() - self._gen_started, 1e-6)
-            rate = f" · {self.tokens / span:.1f} tok/s"
+            rate = f" · {self._gen_tokens / span:.1f} tok/s"
         it = f"iteration {self.iteration} · " if self.iteration else ""
         return f"[bold]{self.phase}[/] · {it}{self.tokens} tokens{rate} · {elapsed:.0f}s"
 
@@ -57,6 +58,7 @@ class Progress:
         if self._gen_started is None:
             self._gen_started = time.monotonic()
         self.tokens += 1
+        self._gen_tokens += 1
         self._refresh()
 
     def on_event(self, event: Event) -> None:
@@ -79,10 +81,10 @@ class Progress:
             self.phase = f"indexing {event.data.get('done', 0)}/{event.data.get('total', 0)} files"
         if kind == "model.request" and event.data.get("phase") in ("planner", "coder", "reviewer"):
             self.phase = f"{event.data['phase']} thinking"
+        if kind == "model.request":  # a new reply: its rate, not the run's average
+            self._gen_started, self._gen_tokens = None, 0
         if kind == "tool.call":
             self.phase = f"{event.data.get('role', '')}: {event.data.get('tool', '')}"
-            if kind == "model.request":
-                self._gen_started = None
         if kind == "gate.result" and not self.enabled and event.data.get("status") == "failed":
             return
         self._refresh()

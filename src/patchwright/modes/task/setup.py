@@ -116,7 +116,7 @@ def _open_git(
         )
     repo.ensure_excluded()
     dirty = set(repo.dirty_files())
-    if opts.branch:  # works from a detached HEAD too, unlike GitRepo.working_branch
+    if opts.branch:  # works from a detached HEAD too
         name = repo.create_branch(BRANCH_PREFIX + slugify(opts.task))
         bus.emit("git.branch", branch=name)
     return repo, dirty, branch
