@@ -10,14 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from patchwright.agent.coverage_links import (
-    changed_in,
-    changed_lines,
-    covered_spans,
-    link_by_coverage,
-    reaches,
-)
-from patchwright.agent.criterion import Criterion, decide, evaluate
+from patchwright.agent.coverage_links import changed_in, changed_lines, covered_spans, reaches
+from patchwright.agent.criterion import Criterion, decide, evaluate, link_by_coverage
 from patchwright.sandbox import Sandbox
 from patchwright.verify import Baseline, take_baseline
 from patchwright.verify.testcover import cover_tests

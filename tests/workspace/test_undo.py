@@ -10,8 +10,8 @@ import pytest
 
 from patchwright.workspace import journal as jr
 from patchwright.workspace.errors import UndoConflictError, UndoError
-from patchwright.workspace.transaction import Transaction, undo
-from patchwright.workspace.undo import list_undo
+from patchwright.workspace.transaction import Transaction
+from patchwright.workspace.undo import list_undo, undo
 
 
 def change(root: Path, files: dict[str, bytes | None], label: str = "") -> str:

@@ -6,6 +6,8 @@ the failing tests that nothing else ties to the task. They are kept as *spans* o
 text: the whole of every function whose body the test ran (decorators to last line), and the
 single lines it ran outside functions — its own, and those its files ran at import. A change
 reaches a test when a line it changes (in baseline numbering) falls in one of its spans.
+(:func:`patchwright.agent.criterion.link_by_coverage` runs the coverage and keeps the spans
+in the criterion.)
 """
 
 from __future__ import annotations
@@ -14,44 +16,13 @@ import ast
 import difflib
 import warnings
 from collections.abc import Collection, Mapping
-from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-from patchwright.sandbox import Sandbox
 from patchwright.verify import Baseline
-from patchwright.verify.testcover import Lines, cover_tests
-
-if TYPE_CHECKING:
-    from patchwright.agent.criterion import Criterion
+from patchwright.verify.testcover import Lines
 
 Span = tuple[int, int]  # first and last line, baseline numbering
 Spans = Mapping[str, tuple[Span, ...]]  # path -> spans
-
-
-def link_by_coverage(
-    criterion: Criterion, baseline: Baseline, sandbox: Sandbox, *, timeout: float = 600.0
-) -> Criterion:
-    """``criterion`` with the spans that its unrelated failing tests run (see the module
-    docstring); unchanged, with a note when they could not be measured. The run may take at
-    most twice the baseline's time (and at least a minute): a few tests, measured once."""
-    if criterion.test_cmd or not criterion.unrelated:
-        return criterion
-    limit = min(timeout, max(60.0, 2 * baseline.seconds))
-    lines = cover_tests(
-        baseline.root, sandbox, baseline.test_cmd, criterion.unrelated, timeout=limit
-    )
-    wanted = set(criterion.unrelated)
-    covered = {
-        test: spans
-        for test, ran in lines.tests.items()
-        if test in wanted and (spans := covered_spans(ran, lines.shared, baseline.texts))
-    }
-    note = lines.note
-    if not note and lines.tests and not wanted & set(lines.tests):
-        note = "no line coverage: the coverage run named none of the failing tests by their ids"
-    notes = (*criterion.notes, note) if note else criterion.notes
-    return replace(criterion, covered=covered, notes=notes, coverage_seconds=lines.seconds)
 
 
 def covered_spans(ran: Lines, shared: Lines, texts: Mapping[str, str]) -> Spans:

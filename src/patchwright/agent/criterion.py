@@ -22,11 +22,13 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from patchwright.agent.coverage_links import Spans, reaches
+from patchwright.agent.coverage_links import Spans, covered_spans, reaches
 from patchwright.agent.related_tests import is_test_path, related_tests, traced_files
 from patchwright.agent.relevance import mentioned_files
+from patchwright.sandbox import Sandbox
 from patchwright.verify import Baseline
 from patchwright.verify.summary import describe_tests
+from patchwright.verify.testcover import cover_tests
 from patchwright.verify.testrun import TestRun
 from patchwright.verify.tools import tail
 
@@ -181,6 +183,31 @@ def decide(
         traced=traced,
         notes=tuple(notes),
     )
+
+
+def link_by_coverage(
+    criterion: Criterion, baseline: Baseline, sandbox: Sandbox, *, timeout: float = 600.0
+) -> Criterion:
+    """``criterion`` with the spans that its unrelated failing tests run (see the module
+    docstring); unchanged, with a note when they could not be measured. The run may take at
+    most twice the baseline's time (and at least a minute): a few tests, measured once."""
+    if criterion.test_cmd or not criterion.unrelated:
+        return criterion
+    limit = min(timeout, max(60.0, 2 * baseline.seconds))
+    lines = cover_tests(
+        baseline.root, sandbox, baseline.test_cmd, criterion.unrelated, timeout=limit
+    )
+    wanted = set(criterion.unrelated)
+    covered = {
+        test: spans
+        for test, ran in lines.tests.items()
+        if test in wanted and (spans := covered_spans(ran, lines.shared, baseline.texts))
+    }
+    note = lines.note
+    if not note and lines.tests and not wanted & set(lines.tests):
+        note = "no line coverage: the coverage run named none of the failing tests by their ids"
+    notes = (*criterion.notes, note) if note else criterion.notes
+    return replace(criterion, covered=covered, notes=notes, coverage_seconds=lines.seconds)
 
 
 def _named_test_files(task: str, texts: Mapping[str, str]) -> frozenset[str]:

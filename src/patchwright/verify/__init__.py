@@ -3,12 +3,14 @@ each compared with a baseline taken before the change, so that only *new* proble
 
 from __future__ import annotations
 
-from patchwright.verify.baseline import Baseline, SmokeOutcome, take_baseline
+from patchwright.verify.baseline import Baseline, take_baseline
+from patchwright.verify.context import Gate, GateContext
 from patchwright.verify.detect import detect_test_command
 from patchwright.verify.gates import default_gates, run_gates
 from patchwright.verify.lint import LintGate
-from patchwright.verify.model import Gate, GateContext, GateResult, Problem, Status, diff_problems
-from patchwright.verify.smoke import SmokeGate, find_entry
+from patchwright.verify.model import GateResult, Problem, Status, diff_problems
+from patchwright.verify.smoke import SmokeOutcome, find_entry
+from patchwright.verify.smokegate import SmokeGate
 from patchwright.verify.summary import summarize_failures
 from patchwright.verify.syntax import SyntaxGate
 from patchwright.verify.testgate import TestsGate

@@ -24,6 +24,7 @@ from pathlib import Path, PurePosixPath
 
 from patchwright.sandbox import Sandbox
 from patchwright.verify.model import Problem
+from patchwright.verify.smoke import SmokeOutcome, run_smoke
 from patchwright.verify.testrun import TestRun, run_tests
 from patchwright.workspace.errors import WorkspaceError
 from patchwright.workspace.files import list_files
@@ -81,17 +82,6 @@ class Baseline:
         return describe_tests(self.tests, sorted(self.tests.failing))
 
 
-@dataclass(frozen=True)
-class SmokeOutcome:
-    """How the entry point behaved at baseline time (see ``smoke``); ``could_not_run`` says
-    why it never started (the sandbox refused it, its interpreter cannot be executed)."""
-
-    entry: str | None
-    crashed: bool
-    output: str
-    could_not_run: str | None = None
-
-
 def snapshot_texts(root: Path) -> tuple[dict[str, str], frozenset[str]]:
     """Texts of the checkable source files under ``root`` and the set of all file paths."""
     texts: dict[str, str] = {}
@@ -137,8 +127,6 @@ def take_baseline(
     )
     smoke = None
     if smoke_seconds:
-        from patchwright.verify.smoke import run_smoke
-
         smoke = run_smoke(root, sandbox, smoke_seconds, extra_env=extra_env)
     return Baseline(
         root=root,

@@ -6,7 +6,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
-from patchwright.verify.model import GateContext, Problem, diff_problems
+from patchwright.verify.context import GateContext
+from patchwright.verify.model import Problem, diff_problems
 from patchwright.workspace.errors import WorkspaceError
 from patchwright.workspace.paths import confine
 from patchwright.workspace.textfile import read_text_file

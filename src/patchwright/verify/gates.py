@@ -8,9 +8,10 @@ from pathlib import Path
 
 from patchwright.sandbox import Sandbox
 from patchwright.verify.baseline import Baseline
+from patchwright.verify.context import Gate, GateContext
 from patchwright.verify.lint import LintGate
-from patchwright.verify.model import Gate, GateContext, GateResult
-from patchwright.verify.smoke import SmokeGate
+from patchwright.verify.model import GateResult
+from patchwright.verify.smokegate import SmokeGate
 from patchwright.verify.syntax import SyntaxGate
 from patchwright.verify.testgate import TestsGate
 from patchwright.verify.typecheck import TypesGate

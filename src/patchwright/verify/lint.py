@@ -24,8 +24,9 @@ import re
 import time
 from pathlib import Path
 
+from patchwright.verify.context import GateContext
 from patchwright.verify.files import Comparison, current_texts, old_problems
-from patchwright.verify.model import GateContext, GateResult, Problem, Status
+from patchwright.verify.model import GateResult, Problem, Status
 from patchwright.verify.tools import (
     ToolBroken,
     python_tool,

@@ -1,4 +1,5 @@
-"""The data the gates exchange: problems, gate results, the gate protocol and its context.
+"""The data the gates exchange: problems and gate results (the gate protocol and its context
+are :mod:`patchwright.verify.context`).
 
 A ``Problem`` is one finding (a syntax error, a lint or type error, a failing test). Its
 ``key`` leaves out the line number so that a finding that merely moved (lines inserted
@@ -9,14 +10,11 @@ copy of an old problem is still new.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
-from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from patchwright.sandbox import Sandbox
-    from patchwright.verify.baseline import Baseline
     from patchwright.verify.testrun import TestRun
 
 Status = Literal["passed", "failed", "skipped", "could_not_run", "error"]
@@ -124,24 +122,3 @@ class GateResult:
             "seconds": round(self.seconds, 3),
             "reason": self.reason,
         }
-
-
-@dataclass
-class GateContext:
-    """Everything a gate needs: the tree to check, how to run tools, and the baseline."""
-
-    root: Path
-    sandbox: Sandbox
-    baseline: Baseline
-    touched: Sequence[str]
-    test_cmd: str | None = None
-    test_timeout: float = 600.0
-    smoke_seconds: float | None = None
-
-
-class Gate(Protocol):
-    """One check of a change. ``run`` never raises for findings; it reports them."""
-
-    name: str
-
-    def run(self, ctx: GateContext) -> GateResult: ...

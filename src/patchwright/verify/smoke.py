@@ -1,31 +1,34 @@
-"""The runtime smoke gate: start the program for a few seconds and fail on a traceback.
-
-The entry point is found in this order: the first ``[project.scripts]`` console script of
-pyproject.toml, a package with ``__main__.py`` (top level or under ``src/``), then
-``__main__.py``, ``main.py`` or ``app.py`` at the root. The program gets an empty stdin and
-is stopped after N seconds; still running then counts as alive. A crash already present at
-baseline time (same last traceback line) does not fail the gate. A program that could not
-start (the sandbox refused the command, its interpreter cannot be executed) makes the gate
-``could_not_run``; what the sandbox denied while it ran counts as a crash.
-"""
+"""Running the program briefly: its entry point, found in this order — the first
+``[project.scripts]`` console script of pyproject.toml, a package with ``__main__.py`` (top
+level or under ``src/``), then ``__main__.py``, ``main.py`` or ``app.py`` at the root — started
+with an empty stdin and stopped after N seconds (still running then counts as alive). The
+smoke gate (:mod:`patchwright.verify.smokegate`) compares a run with the baseline's."""
 
 from __future__ import annotations
 
 import re
 import shlex
-import time
 import tomllib
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
 from patchwright.sandbox import Sandbox
-from patchwright.verify.baseline import SmokeOutcome
-from patchwright.verify.model import GateContext, GateResult, Problem
 from patchwright.verify.tools import could_not_start, repo_python, tail
 
-NAME = "smoke"
 _TRACEBACK = "Traceback (most recent call last):"
 _SCRIPT = re.compile(r"^([\w.]+):([\w.]+)$")
+
+
+@dataclass(frozen=True)
+class SmokeOutcome:
+    """How the entry point behaved at baseline time (see ``smoke``); ``could_not_run`` says
+    why it never started (the sandbox refused it, its interpreter cannot be executed)."""
+
+    entry: str | None
+    crashed: bool
+    output: str
+    could_not_run: str | None = None
 
 
 def find_entry(root: Path) -> tuple[str, list[str]] | None:
@@ -98,40 +101,3 @@ def run_smoke(
     if result.blocked_by:
         why = f"blocked by the sandbox ({result.blocked_by})\n{output}"
     return SmokeOutcome(f"{label}: {shlex.join(argv)}", crashed, tail(why, 20, 2000))
-
-
-def _last_line(output: str) -> str:
-    lines = [x for x in output.strip().splitlines() if x.strip()]
-    return lines[-1].strip() if lines else ""
-
-
-class SmokeGate:
-    """Starts the program briefly; see the module docstring."""
-
-    name = NAME
-
-    def run(self, ctx: GateContext) -> GateResult:
-        started = time.monotonic()
-        seconds = ctx.smoke_seconds or 3.0
-        now = run_smoke(ctx.root, ctx.sandbox, seconds)
-        elapsed = time.monotonic() - started
-        if now.entry is None:
-            return GateResult(NAME, "skipped", seconds=elapsed,
-                              reason="no entry point found (console script, __main__.py, "
-                                     "main.py or app.py)")  # fmt: skip
-        if now.could_not_run:
-            return GateResult(NAME, "could_not_run", output=now.output, seconds=elapsed,
-                              reason=f"{now.entry} could not start: {now.could_not_run}")  # fmt: skip
-        base = ctx.baseline.smoke
-        problem = Problem(NAME, now.entry.split(":")[0], None, "crash", _last_line(now.output),
-                          now.output)  # fmt: skip
-        if not now.crashed:
-            fixed = []
-            if base is not None and base.crashed:
-                fixed = [Problem(NAME, problem.path, None, "crash", _last_line(base.output))]
-            return GateResult(NAME, "passed", [], fixed, seconds=elapsed, reason=now.entry)
-        if base is not None and base.crashed and _last_line(base.output) == problem.message:
-            return GateResult(NAME, "passed", output=now.output, seconds=elapsed,
-                              reason=f"{now.entry} crashed the same way at baseline")  # fmt: skip
-        reason = None if base is not None else "no baseline smoke run: the crash counts as new"
-        return GateResult(NAME, "failed", [problem], [], now.output, elapsed, reason)

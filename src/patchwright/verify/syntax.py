@@ -20,8 +20,9 @@ import warnings
 from collections.abc import Callable
 from pathlib import PurePosixPath
 
+from patchwright.verify.context import GateContext
 from patchwright.verify.files import Comparison, current_texts, old_problems
-from patchwright.verify.model import GateContext, GateResult, Problem, Status
+from patchwright.verify.model import GateResult, Problem, Status
 from patchwright.verify.tools import ToolBroken, unusable, which
 from patchwright.verify.treesitter import language_of, parser_for, tree_sitter_problems
 

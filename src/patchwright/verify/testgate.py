@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import time
 
+from patchwright.verify.context import GateContext
 from patchwright.verify.detect import detect_test_command
-from patchwright.verify.model import GateContext, GateResult, Problem, Status
+from patchwright.verify.model import GateResult, Problem, Status
 from patchwright.verify.testrun import TestCase, TestRun, run_tests
 from patchwright.verify.tools import tail
 

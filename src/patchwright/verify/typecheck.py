@@ -23,8 +23,9 @@ import time
 import tomllib
 from pathlib import Path
 
+from patchwright.verify.context import GateContext
 from patchwright.verify.files import Comparison, current_texts
-from patchwright.verify.model import GateContext, GateResult, Problem, Status, diff_problems
+from patchwright.verify.model import GateResult, Problem, Status, diff_problems
 from patchwright.verify.tools import (
     ToolBroken,
     python_tool,

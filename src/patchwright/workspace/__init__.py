@@ -29,8 +29,8 @@ if TYPE_CHECKING:
     from patchwright.workspace.git import GitRepo, slugify
     from patchwright.workspace.paths import confine
     from patchwright.workspace.textfile import TextFile, decode_bytes, encode_text, read_text_file
-    from patchwright.workspace.transaction import Transaction, recover, undo
-    from patchwright.workspace.undo import UndoEntry, list_undo
+    from patchwright.workspace.transaction import Transaction, recover
+    from patchwright.workspace.undo import UndoEntry, list_undo, undo
 
 __all__ = [
     "BinaryFileError",
@@ -65,7 +65,7 @@ _HOME = {
     "read_context_files": "files", "GitRepo": "git", "slugify": "git", "confine": "paths",
     "TextFile": "textfile", "decode_bytes": "textfile", "encode_text": "textfile",
     "read_text_file": "textfile", "Transaction": "transaction", "recover": "transaction",
-    "undo": "transaction", "UndoEntry": "undo", "list_undo": "undo",
+    "undo": "undo", "UndoEntry": "undo", "list_undo": "undo",
 }  # fmt: skip
 
 

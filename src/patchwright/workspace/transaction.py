@@ -40,7 +40,7 @@ from patchwright.workspace.recovery import (
     restore_old,
 )
 
-__all__ = ["Transaction", "TransactionError", "recover", "undo"]
+__all__ = ["Transaction", "TransactionError", "recover"]
 
 _PROTECTED = frozenset({".git", jr.STATE_DIR})
 Change = tuple[bytes | None, int | None]  # (new bytes or None = delete, mode or None = keep)
@@ -352,14 +352,6 @@ class Transaction:
         if self._lock_fd is not None:
             os.close(self._lock_fd)
             self._lock_fd = None
-
-
-def undo(root: Path, n: int = 1, *, force: bool = False) -> list[str]:
-    """Restore the state before the last ``n`` patchwright changes; see
-    :func:`patchwright.workspace.undo.undo`."""
-    from patchwright.workspace.undo import undo as _undo
-
-    return _undo(root, n, force=force)
 
 
 def _new_undo_transaction(root: Path, consumes: Sequence[str]) -> Transaction:

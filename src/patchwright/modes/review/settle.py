@@ -22,7 +22,7 @@ from patchwright.modes.review.memory import ReviewMemory
 from patchwright.modes.review.propose import ProposalOutcome
 from patchwright.modes.review.targeting import CascadeItem
 from patchwright.modes.task.setup import Workspace
-from patchwright.workspace.transaction import undo
+from patchwright.workspace.undo import undo
 
 PENDING = {"feature": "FEATURE.md"}  # other kinds: PEER_REVIEW.md
 FAILED = {"feature": ("FAILED_FEATURE.md", "Failed feature proposals")}

@@ -16,7 +16,7 @@ from patchwright.modes.swebench.propose import Prompt
 from patchwright.modes.swebench.tnr import Candidate
 from patchwright.modes.task.options import RunOptions
 from patchwright.modes.task.runner import run_task
-from patchwright.workspace.transaction import undo
+from patchwright.workspace.undo import undo
 
 
 def agent_candidates(

@@ -12,8 +12,7 @@ from dataclasses import dataclass
 from rich.console import Console
 
 from patchwright.agent.checker import GateChecker
-from patchwright.agent.coverage_links import link_by_coverage
-from patchwright.agent.criterion import Criterion, baseline_report, decide
+from patchwright.agent.criterion import Criterion, baseline_report, decide, link_by_coverage
 from patchwright.agent.related_tests import is_test_path
 from patchwright.agent.relevance import mentioned_files
 from patchwright.agent.session import Session

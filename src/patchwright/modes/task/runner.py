@@ -30,7 +30,7 @@ from patchwright.modes.task.setup import (
     open_workspace,
     recover_session,
 )
-from patchwright.workspace.transaction import undo
+from patchwright.workspace.undo import undo
 
 
 def choose_strategy(requested: str, session: Session) -> str:

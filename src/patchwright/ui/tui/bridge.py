@@ -12,7 +12,7 @@ import shlex
 import subprocess
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from rich.console import Console
 from rich.text import Text
@@ -21,8 +21,20 @@ from patchwright import interrupts
 from patchwright.modes.chat.approval import ChangeConsole, answering
 from patchwright.modes.chat.ui import AllowAlways
 
-if TYPE_CHECKING:
-    from patchwright.ui.tui.app import ChatApp
+
+class ChatScreen(Protocol):
+    """What the bridge asks of the app (:class:`patchwright.ui.tui.app.ChatApp`); its methods
+    run on the app's thread, through ``call_from_thread``."""
+
+    def call_from_thread(self, callback: Callable[..., object], *args: object) -> object: ...
+    def suspend(self) -> contextlib.AbstractContextManager[None]: ...
+    def write_log(self, content: Text) -> None: ...
+    def ask(self, question: str, default: bool) -> None: ...
+    def show_stream(self, text: str) -> None: ...
+    def finish_stream(self, text: str) -> None: ...
+    def show_diff(self, diff: str) -> None: ...
+    def hide_diff(self) -> None: ...
+
 
 _POLL = 0.1  # seconds between looks at the cancellation token while waiting
 
@@ -61,7 +73,7 @@ def wait_for(answers: queue.Queue[str]) -> str:
 class TuiUI:
     """:class:`patchwright.modes.chat.ui.ChatUI` for the TUI (called from worker threads)."""
 
-    def __init__(self, app: ChatApp, width: int = 100) -> None:
+    def __init__(self, app: ChatScreen, width: int = 100) -> None:
         self.app = app
         self.file = PaneFile(self._line)
         self.console = Console(file=self.file, width=width, force_terminal=True,
