@@ -25,7 +25,10 @@ def import_cycles(package: str, *, typing_too: bool) -> list[list[str]]:
     """Strongly connected groups (size > 1) of the module import graph; with ``typing_too``
     the ``if TYPE_CHECKING`` imports count as well (they never run, but a reader follows
     them)."""
-    graph = grimp.build_graph(package, exclude_type_checking_imports=not typing_too)
+    # no cache: grimp keeps one cache for both variants, and the second read stale edges
+    graph = grimp.build_graph(
+        package, exclude_type_checking_imports=not typing_too, cache_dir=None
+    )
     modules = sorted(graph.modules)
     edges = {m: graph.find_modules_directly_imported_by(m) for m in modules}
     index: dict[str, int] = {}
