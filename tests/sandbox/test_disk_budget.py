@@ -20,8 +20,9 @@ from pathlib import Path
 
 import pytest
 
-from patchwright.sandbox import Limits, Sandbox, diskclean
-from patchwright.sandbox.fallocgate import Gate
+from patchwright.sandbox import Limits, Sandbox
+from patchwright.sandbox.disk import clean as diskclean
+from patchwright.sandbox.disk.fallocgate import Gate
 
 MODES = ["bwrap", "unshare", "none"]
 MiB = 1024**2
@@ -195,7 +196,7 @@ def test_only_what_was_not_there_at_the_start_is_removed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lister: str
 ) -> None:
     if lister == "thread":
-        monkeypatch.setattr("patchwright.sandbox.diskclean.shutil.which", lambda name: None)
+        monkeypatch.setattr("patchwright.sandbox.disk.clean.shutil.which", lambda name: None)
     (tmp_path / ".git" / "objects").mkdir(parents=True)
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "app.py").write_text("old\n")

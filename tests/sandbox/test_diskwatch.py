@@ -6,7 +6,7 @@ import os
 import time
 from pathlib import Path
 
-from patchwright.sandbox.diskwatch import DiskWatch, Written, describe, human
+from patchwright.sandbox.disk.watch import DiskWatch, Written, describe, human
 
 KiB = 1024
 

@@ -17,8 +17,8 @@ from pathlib import Path
 
 from patchwright.sandbox import cgroup as cgroups
 from patchwright.sandbox.capture import HeadTail
-from patchwright.sandbox.diskbudget import DiskBudget, Settled
-from patchwright.sandbox.diskwatch import Written
+from patchwright.sandbox.disk.budget import DiskBudget, Settled
+from patchwright.sandbox.disk.watch import Written
 from patchwright.sandbox.envbuild import SANDBOX_TOKEN_VAR
 from patchwright.sandbox.procs import RunTracker
 from patchwright.sandbox.result import Limits
@@ -155,7 +155,7 @@ def run_process(
     """Run ``argv`` and supervise it until it and everything it started are gone.
 
     With ``limits.disk_bytes`` set, what the run writes to ``write_areas`` (and files its
-    processes hold open) is held to that budget (``diskbudget``); past it, the run is
+    processes hold open) is held to that budget (``sandbox.disk``); past it, the run is
     stopped and the files it created there are removed."""
     group = cgroups.create(token, limits.processes) if limits.processes and use_cgroup else None
     use_nproc = group is None and os.geteuid() != 0

@@ -11,8 +11,10 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from patchwright.sandbox import cgroup as cgroups
-from patchwright.sandbox import diagnose, diskbudget, diskwatch, isolation
+from patchwright.sandbox import diagnose, isolation
 from patchwright.sandbox.bwrap import Wrapped, bwrap_argv
+from patchwright.sandbox.disk import budget as diskbudget
+from patchwright.sandbox.disk import watch as diskwatch
 from patchwright.sandbox.envbuild import build_env
 from patchwright.sandbox.isolation import Isolation, Requested
 from patchwright.sandbox.policy import Verdict, classify, program_names

@@ -12,7 +12,7 @@ space someone else freed) and is allowed for until the next count.
 
 Writes move data at memory speed, so the freeze lands a few megabytes past the budget. A
 ``fallocate`` is one call that takes a gigabyte in half a millisecond, faster than any
-poll: ``admit`` judges each one before it runs (``fallocgate``). The budget is on space in
+poll: ``admit`` judges each one before it runs (:mod:`.fallocgate`). The budget is on space in
 use at any moment (what fills a disk), not on bytes passed to ``write``: a file rewritten
 in place counts once.
 """

@@ -1,11 +1,11 @@
 """The disk budget of one run, put together: what is enforced where, and what is left.
 
 - ``fallocate`` — half a millisecond for a gigabyte, one call no signal stops — is gated
-  (``fallocgate``): each call is judged against the budget before it takes space, one at a
+  (:mod:`.fallocgate`): each call is judged against the budget before it takes space, one at a
   time, and one that does not fit is refused (``ENOSPC``) and stops the run.
-- everything else that writes is watched (``diskwatch``): a fall in free space past the
+- everything else that writes is watched (:mod:`.watch`): a fall in free space past the
   budget freezes the run, its files are counted, and it is stopped when over.
-- after a stop, the files the run created are removed (``diskclean``); files that were
+- after a stop, the files the run created are removed (:mod:`.clean`); files that were
   there before and that it changed are left, and named.
 """
 
@@ -16,9 +16,9 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from patchwright.sandbox import diskclean
-from patchwright.sandbox.diskwatch import DiskWatch, Written, describe, human
-from patchwright.sandbox.fallocgate import Gate
+from patchwright.sandbox.disk import clean as diskclean
+from patchwright.sandbox.disk.fallocgate import Gate
+from patchwright.sandbox.disk.watch import DiskWatch, Written, describe, human
 
 
 @dataclass(frozen=True)
