@@ -16,6 +16,7 @@ Follow a line through it:
 5. :mod:`.init` and :mod:`.project_facts` — ``/init`` and ``patchwright init``: AGENTS.md
    from what the repository shows.
 
-May import: :mod:`patchwright.modes.task`, ``agent``, ``config``, ``events`` and the leaf
-packages — no other room, no ``ui``, ``cli`` or ``commands``.
+May import: :mod:`patchwright.modes.task`, ``agent``, ``config``, ``events``,
+``interrupts``, ``trust_notice``, ``grammars`` and the leaf packages — no other room, no
+``ui``, ``cli`` or ``commands`` (the TUI imports the chat, not the other way round).
 """

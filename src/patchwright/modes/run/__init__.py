@@ -4,6 +4,7 @@
    signals, then :func:`patchwright.modes.task.runner.run_task`; the report and exit code.
 2. :mod:`.progress` — the live status line, fed by the run's events and streamed tokens.
 
-May import: :mod:`patchwright.modes.task`, ``agent``, ``config``, ``events`` and the leaf
-packages — no other room, no ``ui``, ``cli`` or ``commands``.
+May import: :mod:`patchwright.modes.task`, ``agent``, ``config``, ``events``,
+``interrupts``, ``trust_notice`` and the leaf packages — no other room, no ``ui``, ``cli`` or
+``commands``.
 """
