@@ -35,6 +35,10 @@ def plain(text: str) -> str:
     return _ANSI.sub("", text).replace("\r", "")
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def spawn(repo: Path, *args: str, home: Path) -> pexpect.spawn:
     env = {
         **os.environ,
@@ -44,8 +48,11 @@ def spawn(repo: Path, *args: str, home: Path) -> pexpect.spawn:
         "XDG_CONFIG_HOME": str(home / "config"),  # no user config or notes leak in
         "NO_COLOR": "1",
     }
+    # A user at a terminal: Ctrl-C delivers SIGINT even when this suite runs as a background
+    # job (which inherits SIGINT ignored, and patchwright rightly leaves it ignored then).
     child = pexpect.spawn(PATCHWRIGHT, list(args), cwd=str(repo), env=env,
-                          encoding="utf-8", timeout=90, dimensions=(50, 200))  # fmt: skip
+                          encoding="utf-8", timeout=90, dimensions=(50, 200),
+                          preexec_fn=_default_sigint)  # fmt: skip
     child.expect(PROMPT)
     return child
 
