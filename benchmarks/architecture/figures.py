@@ -26,9 +26,7 @@ def import_cycles(package: str, *, typing_too: bool) -> list[list[str]]:
     the ``if TYPE_CHECKING`` imports count as well (they never run, but a reader follows
     them)."""
     # no cache: grimp keeps one cache for both variants, and the second read stale edges
-    graph = grimp.build_graph(
-        package, exclude_type_checking_imports=not typing_too, cache_dir=None
-    )
+    graph = grimp.build_graph(package, exclude_type_checking_imports=not typing_too, cache_dir=None)
     modules = sorted(graph.modules)
     edges = {m: graph.find_modules_directly_imported_by(m) for m in modules}
     index: dict[str, int] = {}
