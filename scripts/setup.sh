@@ -25,5 +25,14 @@ if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt
         || echo "    chromium could not be installed; the dashboard's browser test will be skipped"
 fi
 
+# Go from Debian (1.19 on bookworm) and testify for Go tests: the Go gates and runner tests,
+# the sandbox's Go toolchain test, the HumanEvalFix Go rows (GOPATH=/usr/share/gocode).
+if ! command -v go >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "==> installing Go (golang-go) and testify"
+    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq golang-go \
+        golang-github-stretchr-testify-dev >/dev/null) \
+        || echo "    Go could not be installed; the Go tests will be skipped"
+fi
+
 echo "==> syncing the environment from uv.lock (first run compiles llama.cpp: ~10 min on 2 cores)"
 CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2} $UV sync --frozen --all-extras

@@ -31,6 +31,7 @@ _FILE_SIZE = ("File too large", "File size limit exceeded", "EFBIG")
 _CPU = ("CPU time limit exceeded",)
 _MEMORY = ("MemoryError", "Cannot allocate memory", "std::bad_alloc", "out of memory")
 _MISSING = ("No such file or directory", "ENOENT", "FileNotFoundError")
+_DENIED = ("Permission denied", "EACCES", "PermissionError")
 
 
 def _has(text: str, needles: Sequence[str]) -> bool:
@@ -50,6 +51,7 @@ def blocked_by(
     cwd: Path | None = None,
     programs: Sequence[str] = (),
     disk_limit_hit: bool = False,
+    masked: Sequence[Path] = (),
 ) -> str | None:
     """The sandbox rule that most likely denied the command, or None.
 
@@ -79,6 +81,8 @@ def blocked_by(
     if network_off and (_has(stderr, _NETWORK) or _network_exit(programs, exit_code)):
         return "network"
     if hidden and _mentions_hidden(stderr, hidden, exposed, cwd):
+        return "hidden-path"
+    if masked and _mentions_masked(stderr, masked, cwd):
         return "hidden-path"
     if _has(stderr, _MEMORY):
         return "memory-limit"
@@ -119,11 +123,26 @@ def _mentions_hidden(
     return False
 
 
+def _mentions_masked(stderr: str, masked: Sequence[Path], cwd: Path | None) -> bool:
+    """A "No such file" or "Permission denied" line names a secret the sandbox covers."""
+    for line in stderr.splitlines():
+        if not _has(line, (*_MISSING, *_DENIED)):
+            continue
+        for raw in _candidates(line):
+            if not raw.startswith("/") and cwd is None:
+                continue
+            path = Path(os.path.realpath(cwd / raw if cwd is not None else raw))
+            if any(path == m or m in path.parents for m in masked):
+                return True
+    return False
+
+
 EXPLANATIONS = {
     "read-only-path": "writes outside the repository and $TMPDIR are refused (read-only)",
     "network": "network access is off in this sandbox (allow it with --allow-net)",
     "hidden-path": (
-        "the real home directory is hidden, as are /tmp and /run; HOME and TMPDIR are private"
+        "the real home directory is hidden, as are /tmp and /run and every secret (keys, "
+        "tokens, shell histories); HOME and TMPDIR are private"
     ),
     "disk-limit": "the command's files took more than its disk budget; it was stopped",
     "process-limit": "the process-count limit was reached",

@@ -20,6 +20,7 @@ from patchwright.sandbox.isolation import Isolation, Requested
 from patchwright.sandbox.policy import Verdict, classify, program_names
 from patchwright.sandbox.process import RawRun, run_process
 from patchwright.sandbox.result import ExecResult, Limits
+from patchwright.sandbox.toolchains import ToolchainView, toolchain_view
 
 Approver = Callable[[Verdict], bool]
 
@@ -92,7 +93,9 @@ class Sandbox:
         extra_env: Mapping[str, str] | None = None,
         stdin: str | None = None,
     ) -> ExecResult:
-        """Run ``cmd`` (a shell string runs under ``bash -c``; a sequence is an argv)."""
+        """Run ``cmd`` (a shell string runs under ``bash -c``; a sequence is an argv) in
+        ``cwd``: the repository or a folder in it (default: its root), or a folder of this
+        sandbox's private TMPDIR (where the gates keep scratch copies)."""
         if not (cmd.strip() if isinstance(cmd, str) else cmd):
             raise ValueError("empty command")
         if timeout <= 0:
@@ -101,16 +104,23 @@ class Sandbox:
         if refusal is not None:
             return refusal
         workdir = (self.root / cwd).resolve() if cwd is not None else self.root
-        if not (workdir == self.root or self.root in workdir.parents) or not workdir.is_dir():
+        if not any(workdir == a or a in workdir.parents for a in (self.root, self.tmpdir)):
             return _refused(
                 "cwd-outside-repo", f"working directory {workdir} is not inside {self.root}"
             )
+        if not workdir.is_dir():
+            return _refused("cwd-outside-repo", f"working directory {workdir} does not exist")
         argv = [_shell(), "-c", cmd] if isinstance(cmd, str) else [str(a) for a in cmd]
         token = uuid.uuid4().hex
+        view = self._toolchains(extra_env)
         env = build_env(
-            os.environ, home=str(self.home), tmpdir=str(self.tmpdir), token=token, extra=extra_env
+            os.environ,
+            home=str(self.home),
+            tmpdir=str(self.tmpdir),
+            token=token,
+            extra={**(extra_env or {}), **view.env},
         )
-        wrapped = self._wrap(argv, workdir, env)
+        wrapped = self._wrap(argv, workdir, env, view)
         try:
             raw = run_process(
                 wrapped.argv,
@@ -141,6 +151,7 @@ class Sandbox:
             filesystem_confined=self._isolation.filesystem,
             hidden=wrapped.hidden,
             exposed=wrapped.exposed,
+            masked=wrapped.masked,
             cwd=workdir,
             programs=programs,
             disk_limit_hit=raw.disk_limit_hit,
@@ -178,7 +189,16 @@ class Sandbox:
             return _refused(f"policy:{verdict.rule}", f"not approved: {verdict.reason}")
         return None
 
-    def _wrap(self, argv: list[str], workdir: Path, env: Mapping[str, str]) -> Wrapped:
+    def _toolchains(self, extra_env: Mapping[str, str] | None) -> ToolchainView:
+        """The host's toolchains for one command (``toolchains``): variables, folders shown,
+        secrets kept covered."""
+        seen = {**os.environ, **(extra_env or {})}
+        home = Path(os.path.expanduser("~"))
+        return toolchain_view(home, seen, self._private, allow_net=self.allow_net)
+
+    def _wrap(
+        self, argv: list[str], workdir: Path, env: Mapping[str, str], view: ToolchainView
+    ) -> Wrapped:
         mode = self._isolation.mode
         if mode == "bwrap":
             return bwrap_argv(
@@ -188,6 +208,7 @@ class Sandbox:
                 cwd=workdir,
                 allow_net=self.allow_net,
                 env=env,
+                toolchains=view,
             )
         if mode == "unshare":
             return Wrapped(isolation.unshare_argv(argv, allow_net=self.allow_net), [], [])

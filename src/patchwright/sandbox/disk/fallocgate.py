@@ -230,17 +230,15 @@ _FLAG_CONTINUE = 1
 def _answer(listener: int, req: _Request, admit: Admit) -> int:
     """The errno for ``fallocate(fd, mode, offset, length)`` by ``pid``: 0 when done,
     ``_REFUSED`` when ``admit`` said no."""
-    try:
-        pidfd = os.pidfd_open(req.pid)
+    try:  # the caller may be any thread (Go's linker calls it from one): open its process
+        pidfd = os.pidfd_open(_thread_group(req.pid))
     except OSError:
-        return errno.ESRCH
+        return _by_length(req, admit)
     try:
         theirs = _libc.syscall(_SYS_PIDFD_GETFD, pidfd, req.fd, 0)
         if theirs < 0 and ctypes.get_errno() != errno.EBADF:
             # not allowed to take its file (a ptrace policy): judge by the length alone
-            if req.length > 0 and not req.mode & _FREEING and not admit(req.length):
-                return _REFUSED
-            return _CONTINUE
+            return _by_length(req, admit)
         if theirs < 0:
             return errno.EBADF
     finally:
@@ -257,6 +255,26 @@ def _answer(listener: int, req: _Request, admit: Admit) -> int:
         return ctypes.get_errno() or errno.EIO
     finally:
         os.close(theirs)
+
+
+def _by_length(req: _Request, admit: Admit) -> int:
+    """When its file cannot be taken: judged by the length alone, then left to the kernel."""
+    if req.length > 0 and not req.mode & _FREEING and not admit(req.length):
+        return _REFUSED
+    return _CONTINUE
+
+
+def _thread_group(tid: int) -> int:
+    """The process a thread belongs to (``pidfd_open`` takes a process, not a thread, before
+    Linux 6.9); ``tid`` itself when ``/proc`` does not say."""
+    try:
+        with open(f"/proc/{tid}/status", encoding="ascii", errors="replace") as status:
+            for line in status:
+                if line.startswith("Tgid:"):
+                    return int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        pass
+    return tid
 
 
 def _takes_space(fd: int, req: _Request) -> bool:
