@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from patchwright.llm import Catalog, ModelConfigError, make_model, parse_spec
+from patchwright.llm.factory import model_info
 
 
 def test_specs_parse_into_provider_and_model() -> None:
@@ -80,3 +81,30 @@ def test_cached_tokens_are_billed_at_the_cached_rate() -> None:
     assert info is not None
     assert info.cost(1000, 0, cached_tokens=1000) == pytest.approx(1000 * 1.25 / 1e6)
     assert info.cost(1000, 100) == pytest.approx((1000 * 2.5 + 100 * 10) / 1e6)
+
+
+@pytest.mark.parametrize(
+    ("spec", "small", "embedded"),
+    [
+        ("local:qwen2.5-coder-1.5b", True, True),  # the catalog says so
+        ("openai:gpt-4o-mini", True, False),
+        ("anthropic:claude-sonnet-4-5", False, False),
+        ("ollama:qwen2.5-coder:1.5b", True, False),  # not listed: its size tag
+        ("ollama:codellama:13b", False, False),  # 13b is not 3b
+        ("ollama:qwen2.5-coder:32b", False, False),
+        ("local:some-other", True, True),  # any embedded model
+        ("scripted:replies.jsonl", True, False),
+    ],
+)
+def test_the_catalog_entry_says_whether_a_model_is_small_and_embedded(
+    spec: str, small: bool, embedded: bool
+) -> None:
+    catalog = Catalog()
+    info = model_info(parse_spec(spec, catalog), catalog)
+    assert (info.small, info.embedded) == (small, embedded)
+
+
+def test_a_catalog_override_can_say_a_model_is_small() -> None:
+    catalog = Catalog({"ollama:my-tiny": {"small": True}})
+    assert model_info(parse_spec("ollama:my-tiny", catalog), catalog).small
+    assert make_model("ollama:my-tiny", catalog={"ollama:my-tiny": {"small": True}}).info.small

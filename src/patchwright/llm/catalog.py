@@ -7,6 +7,7 @@ passes config's ``[model.catalog]``) overrides fields of known models or adds ne
 from __future__ import annotations
 
 import difflib
+import re
 import tomllib
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, fields, replace
@@ -30,6 +31,7 @@ class ModelInfo:
     caching: bool = False
     vision: bool = False
     temperature: bool = True  # accepts a sampling temperature (reasoning models do not)
+    small: bool = False  # a few billion parameters or a "mini": no tool driving, whole files
     description: str = ""
 
     @property
@@ -39,6 +41,11 @@ class ModelInfo:
     @property
     def model(self) -> str:
         return self.spec.split(":", 1)[1] if ":" in self.spec else ""
+
+    @property
+    def embedded(self) -> bool:
+        """Runs in this process on the CPU (llama.cpp): prefill is slow, so prompts stay lean."""
+        return self.provider == "local"
 
     def cost(self, prompt_tokens: int, completion_tokens: int, cached_tokens: int = 0) -> float:
         """USD for one call; cached prompt tokens are billed at ``cached_input``."""
@@ -75,13 +82,24 @@ def _coerce(spec: str, data: Mapping[str, Any], base: ModelInfo | None) -> Model
                 changes[key] = int(value)
             elif key in {"input", "output", "cached_input", "cache_write"}:
                 changes[key] = None if value is None else float(value)
-            elif key in {"tools", "caching", "vision", "temperature"}:
+            elif key in {"tools", "caching", "vision", "temperature", "small"}:
                 changes[key] = bool(value)
             else:
                 changes[key] = str(value)
         return replace(info, **changes)
     except (TypeError, ValueError) as exc:
         raise ModelConfigError(f"catalog entry {spec!r}: bad value ({exc})") from exc
+
+
+# Size tags in a model name: 0.5b, 1.5b, 1b, 3b, -mini, :mini (not 13b, not 32b).
+_SMALL_NAME = re.compile(r"(?<![\d.])(?:0\.5|1\.5|1|3)b\b|[-:]mini\b")
+
+
+def looks_small(spec: str) -> bool:
+    """For a model the catalog does not list: embedded and scripted models are small, and so
+    is a name with a small size tag. Catalog entries say ``small`` themselves."""
+    provider = spec.split(":", 1)[0]
+    return provider in ("local", "scripted") or _SMALL_NAME.search(spec.lower()) is not None
 
 
 def _builtin() -> dict[str, dict[str, Any]]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from patchwright.llm.catalog import Catalog, ModelInfo
+from patchwright.llm.catalog import Catalog, ModelInfo, looks_small
 from patchwright.llm.errors import ModelConfigError
 from patchwright.llm.providers import PROVIDERS, Provider, base_url_for
 from patchwright.llm.router import Candidate, EventHook, Router
@@ -85,6 +85,7 @@ def model_info(parsed: ModelSpec, catalog: Catalog) -> ModelInfo:
             context_window=parsed.provider.default_context,
             tools=tools,
             caching=parsed.provider.name == "local",
+            small=looks_small(parsed.spec),
         )
     close = catalog.suggest(parsed.spec)
     hint = f" Did you mean {', '.join(close)}?" if close else ""

@@ -158,6 +158,12 @@ class Router:
         self.name = self.candidates[0].spec
         self.context_window = self.candidates[0].info.context_window
 
+    @property
+    def info(self) -> ModelInfo:
+        """The catalog entry of the configured model (the first of the chain): what it can
+        do, its size and its prices, as the strategies and budgets read them."""
+        return self.candidates[0].info
+
     # -- Model protocol -------------------------------------------------------------
 
     def count_tokens(self, text: str) -> int:
