@@ -18,7 +18,7 @@ from pathlib import Path
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-from patchwright.agent.commit_message import write_commit_message
+from patchwright.agent.task.commit_message import write_commit_message
 from patchwright.events import Event, EventBus
 from patchwright.llm import make_model
 

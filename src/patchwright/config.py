@@ -54,9 +54,10 @@ class SandboxSettings(_Section):
 
 
 class RunSettings(_Section):
-    max_iter: int = 4
+    max_iter: int = 4  # pipeline: iterations; agent: coder rounds
     edit_format: str = "auto"
     test_cmd: str | None = None
+    test_timeout: float = 180.0  # seconds one run of the tests may take
     branch: bool = False
     commit: bool = True
 

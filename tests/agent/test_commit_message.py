@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from patchwright.agent.commit_message import (
+from patchwright.agent.task.commit_message import (
     clean_message,
     fallback_message,
     write_commit_message,

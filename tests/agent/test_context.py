@@ -79,18 +79,18 @@ def test_context_lists_what_does_not_fit(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize(
-    ("requested", "model", "lines", "expected"),
+    ("requested", "small", "lines", "expected"),
     [
-        ("auto", "local:qwen2.5-coder-1.5b", [40], "whole"),
-        ("auto", "local:qwen2.5-coder-1.5b", [900], "diff"),
-        ("auto", "anthropic:claude-sonnet-4", [40], "diff"),
-        ("udiff", "local:qwen2.5-coder-1.5b", [40], "udiff"),
+        ("auto", True, [40], "whole"),  # a small model, small files
+        ("auto", True, [900], "diff"),
+        ("auto", False, [40], "diff"),
+        ("udiff", True, [40], "udiff"),
     ],
 )
-def test_edit_format_choice(requested: str, model: str, lines: list[int], expected: str) -> None:
-    assert choose_format(requested, model, lines) == expected
+def test_edit_format_choice(requested: str, small: bool, lines: list[int], expected: str) -> None:
+    assert choose_format(requested, small, lines) == expected
 
 
 def test_unknown_edit_format_is_an_error() -> None:
     with pytest.raises(ValueError, match="unknown edit format"):
-        choose_format("patch", "local:x", [])
+        choose_format("patch", True, [])

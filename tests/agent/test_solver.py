@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from patchwright.agent.checker import Check
 from patchwright.agent.criterion import Verdict
+from patchwright.agent.keeping import Keeper
 from patchwright.agent.pipeline_solver import PipelineSolver, SolveOptions
 from patchwright.agent.solve_types import Decision
 from patchwright.agent.working_copy import WorkingCopy
@@ -105,7 +107,7 @@ def solver(
         checker=RunsTheCode(disk, criterion),
         new_txn=lambda: MemoryTxn(disk),
         bus=bus,
-        approve=approve,
+        keeper=Keeper(Path("."), approve, bus),
     )
     s.messages.extend([{"role": "system", "content": "fix"}, {"role": "user", "content": "task"}])
     return s, disk, events

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
-from tests.modes.conftest import Shop, make_repo
+from tests.conftest import Shop, make_repo
 from tests.modes.review.test_review import COMMIT, MEMORY, SHOP_FILES, sr
 
 from patchwright.agent.session import Session

@@ -4,10 +4,12 @@ The planner (once, unless turned off) reads and submits a plan; the coder search
 edits, runs and tests until it calls ``finish``; the gates and the task's definition of done
 then judge the change — a failure goes straight back to the coder — and the reviewer reads
 the diff and approves (with the commit message) or rejects with reasons, which go back to the
-coder, a bounded number of times. An approved change passes the same approval path as the
-pipeline's and is kept through the one transaction the coder's edits were written in;
-anything else rolls that transaction back, so the repository is as it was. A gate that could
-not run ends the run the same way (``GatesCouldNotRun``): it is no fault of the coder's.
+coder — at most ``max_iter`` rounds, and at most ``max_rejections`` times sent back. An
+approved change is kept by the same :class:`~patchwright.agent.keeping.Keeper` as the
+pipeline's, through the one transaction the coder's edits were written in; anything else
+rolls that transaction back, so the repository is as it was. A gate that could not run ends
+the run the same way (``GatesCouldNotRun``): it is no fault of the coder's. "Done" travels as
+exceptions with the reason: ``_SentBack`` (another round) and ``_Stop`` (the run ends).
 """
 
 from __future__ import annotations
@@ -15,13 +17,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from patchwright import interrupts
 from patchwright.agent.checker import Check
-from patchwright.agent.commit_message import clean_message
+from patchwright.agent.context import ContextFile
+from patchwright.agent.keeping import Declined, Keeper, Kept, write_change
 from patchwright.agent.prompts import render
 from patchwright.agent.role_runner import Handover, RoleRunner
 from patchwright.agent.roles import Role
-from patchwright.agent.solve_types import Approver, SolveOutcome, SolveResult, Txn
+from patchwright.agent.solve_types import StrategyOutcome, StrategyResult, Txn
 from patchwright.agent.tools.bench import Workbench
 from patchwright.events import EventBus
 from patchwright.llm import Message
@@ -31,19 +33,34 @@ DEFAULT_STEPS: Mapping[Role, int] = {"planner": 6, "coder": 30, "reviewer": 6}
 
 @dataclass
 class AgentOptions:
+    """What one agent run is asked (the limits are the request's: no defaults here)."""
+
     task: str
-    plan: bool = True
-    max_rejections: int = 2
+    max_iter: int  # coder rounds: a change written, judged and kept or sent back
+    plan: bool  # the planner runs first
+    max_rejections: int  # times the change may be sent back to the coder
     steps: Mapping[Role, int] = field(default_factory=lambda: dict(DEFAULT_STEPS))
     done: str = ""
     failures: str = ""
     memory: str = ""
     repo_map: str = ""
     readonly: list[str] = field(default_factory=list)
+    fmt: str = "diff"  # the edit format the coder is asked for
+    files: list[ContextFile] = field(default_factory=list)  # --include: in the first context
+    omitted: list[str] = field(default_factory=list)  # --include files over the budget
 
 
 class _Stop(Exception):
     """The run ends without a kept change; the message is the reason."""
+
+
+class _SentBack(Exception):
+    """The change goes back to the coder: ``reasons`` (``by_user``: the person asked)."""
+
+    def __init__(self, reasons: str, *, by_user: bool = False) -> None:
+        super().__init__(reasons)
+        self.reasons = reasons
+        self.by_user = by_user
 
 
 @dataclass
@@ -51,7 +68,7 @@ class AgentSolver:
     runner: RoleRunner
     bench: Workbench
     bus: EventBus
-    approve: Approver
+    keeper: Keeper
     new_txn: Callable[[], Txn]
     txn: Txn | None = None
     last_check: Check | None = None
@@ -67,13 +84,7 @@ class AgentSolver:
         """Mirror the working copy to disk (files changed back are restored too)."""
         if self.txn is None:
             self.txn = self.new_txn()
-        staged = {
-            path: data
-            for path, data in self.bench.working.touched().items()
-            if data is not None or (self.bench.root / path).exists()
-        }
-        self.txn.stage(staged)
-        self.txn.write()
+        write_change(self.txn, self.bench.root, self.bench.working)
 
     def _rollback(self) -> None:
         if self.txn is not None:
@@ -83,7 +94,7 @@ class AgentSolver:
 
     # -- the state machine -------------------------------------------------------------------
 
-    def solve(self, opts: AgentOptions) -> SolveResult:
+    def solve(self, opts: AgentOptions) -> StrategyResult:
         try:
             plan = self._plan(opts) if opts.plan else Handover(None)
             coder = self.conversations["coder"] = self._brief("agent_coder", opts, plan)
@@ -117,40 +128,48 @@ class AgentSolver:
             plan=list(plan.data.get("steps", [])),
             plan_files=list(plan.data.get("files", [])),
             readonly=opts.readonly,
+            files=opts.files,
+            omitted=opts.omitted,
         )
-        return [{"role": "system", "content": render(system)}, {"role": "user", "content": task}]
+        return [
+            {"role": "system", "content": render(system, fmt=opts.fmt)},
+            {"role": "user", "content": task},
+        ]
 
-    def _code_review(self, opts: AgentOptions, coder: list[Message]) -> SolveResult:
-        for _ in range(opts.max_rejections + 1):
+    def _code_review(self, opts: AgentOptions, coder: list[Message]) -> StrategyResult:
+        """Rounds of coder → judge, until a change is kept, ``max_iter`` rounds are spent, or
+        the change was sent back ``max_rejections`` + 1 times."""
+        sent_back = 0
+        while True:
             self.rounds += 1
             handed = self.runner.run("coder", coder, opts.steps["coder"])
             if handed.control != "finish":
                 raise _Stop(str(handed.data.get("reason", "the coder did not finish")))
-            verdict = self._judge(opts, str(handed.data.get("summary", "")))
-            if isinstance(verdict, SolveResult):
-                return verdict
-            reasons, by_user = verdict
-            self.bus.emit("agent.rejected", reasons=reasons[:2000], by_user=by_user)
-            coder.append(
-                {
-                    "role": "user",
-                    "content": render("agent_rejected", reasons=reasons, by_user=by_user),
-                }
-            )
-        raise _Stop(f"the change was sent back {opts.max_rejections + 1} times")
+            try:
+                return self._judge(opts, str(handed.data.get("summary", "")))
+            except _SentBack as back:
+                sent_back += 1
+                if sent_back > opts.max_rejections:
+                    raise _Stop(f"the change was sent back {sent_back} times") from None
+                if self.rounds >= opts.max_iter:
+                    raise _Stop(f"no change was kept within --max-iter {opts.max_iter} "
+                                f"round(s) (sent back: {back.reasons[:300]})") from None  # fmt: skip
+                self.bus.emit("agent.rejected", reasons=back.reasons[:2000], by_user=back.by_user)
+                coder.append({"role": "user", "content": render(
+                    "agent_rejected", reasons=back.reasons, by_user=back.by_user)})  # fmt: skip
 
-    def _judge(self, opts: AgentOptions, summary: str) -> SolveResult | tuple[str, bool]:
-        """The kept change, or (reasons to send it back, whether the user sent it)."""
+    def _judge(self, opts: AgentOptions, summary: str) -> StrategyResult:
+        """The kept (or skipped) change; raises ``_SentBack`` with the reasons otherwise."""
         changed = self.bench.working.changed_paths()
         if not changed:
-            return "you called finish without changing any file", False
+            raise _SentBack("you called finish without changing any file")
         check = self.last_check = self.bench.check(changed)
         check.require_verdicts()  # not the coder's fault: the run stops, rolled back
         if not check.ok:
-            return "the gates or the task's check failed:\n" + check.summary, False
+            raise _SentBack("the gates or the task's check failed:\n" + check.summary)
         review = self._review(opts, summary, check)
         if review.control == "reject":
-            return str(review.data.get("reasons", "")), False
+            raise _SentBack(str(review.data.get("reasons", "")))
         if review.control != "approve":
             raise _Stop(str(review.data.get("reason", "the reviewer did not decide")))
         return self._keep(opts, check, str(review.data.get("commit_message", "")))
@@ -170,59 +189,39 @@ class AgentSolver:
         self.conversations[f"reviewer-{self.rounds}"] = messages
         return self.runner.run("reviewer", messages, opts.steps["reviewer"])
 
-    def _keep(
-        self, opts: AgentOptions, check: Check, message: str
-    ) -> SolveResult | tuple[str, bool]:
-        problems = ""
-        while True:
-            decision = self.approve(self.bench.working.diff(), problems)
-            if decision != "edited":
-                break
-            changed = self.bench.working.changed_paths()
-            self.bench.working.absorb(changed)
-            self.sync()
-            check = self.last_check = self.bench.check(self.bench.working.changed_paths())
-            check.require_verdicts()
-            problems = "" if check.ok else check.summary
-        if decision == "regenerate":
-            return "the user asked for a different change", True
-        if decision != "apply" or problems:
+    def _keep(self, opts: AgentOptions, check: Check, message: str) -> StrategyResult:
+        assert self.txn is not None  # the coder's edits were written in it
+        try:
+            kept = self.keeper.keep(self.txn, self.bench.working, self.bench.check, check,
+                                    label=opts.task)  # fmt: skip
+        except Declined as declined:
+            self.last_check = declined.check
+            if declined.decision == "regenerate":
+                raise _SentBack("the user asked for a different change", by_user=True) from None
             return self._result("skipped", reason="skipped at approval")
-        assert self.txn is not None
-        interrupts.check()
-        with interrupts.held():
-            undo_id = self.txn.commit(opts.task[:200])
-        files = self.bench.working.changed_paths()
-        self.bus.emit("txn.commit", undo=undo_id, paths=files)
-        outcome: SolveOutcome = "solved" if check.solved else "unverified"
-        return self._result(
-            outcome,
-            files=files,
-            diff=self.bench.working.diff(),
-            check=check,
-            commit_message=clean_message(message) or "",
-        )
+        self.txn = None  # committed, or rolled back with the change handed back
+        outcome: StrategyOutcome = "solved" if kept.check.solved else "unverified"
+        return self._result(outcome, kept=kept, commit_message=message)
 
     def _result(
         self,
-        outcome: SolveOutcome,
+        outcome: StrategyOutcome,
         *,
         reason: str = "",
-        files: list[str] | None = None,
-        diff: str = "",
-        check: Check | None = None,
+        kept: Kept | None = None,
         commit_message: str = "",
-    ) -> SolveResult:
+    ) -> StrategyResult:
         usage = {role: u.to_json() for role, u in self.runner.usage.items()}
-        return SolveResult(
+        return StrategyResult(
             outcome,
             self.rounds,
-            files or [],
-            diff,
+            kept.files if kept else [],
+            kept.diff if kept else "",
             reason,
             first_try=outcome == "solved" and self.rounds == 1,
-            check=check or self.last_check,
+            check=kept.check if kept else self.last_check,
             steps=sum(u["steps"] for u in usage.values()),
             role_usage=usage,
             commit_message=commit_message,
+            changes=kept.changes if kept else {},
         )

@@ -10,11 +10,15 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
 from patchwright.agent.memory import read_memory
 from patchwright.agent.relevance import imported_files, mentioned_files, rank_files
 from patchwright.agent.traceback_refs import referenced_files
 from patchwright.llm.types import rough_token_count
+
+if TYPE_CHECKING:
+    from patchwright.index import RepoIndex
 
 TokenCounter = Callable[[str], int]
 
@@ -141,3 +145,38 @@ def build_context(root: Path, req: ContextRequest, count: TokenCounter = approx_
             ctx.omitted.append(path)
     ctx.tokens = used
     return ctx
+
+
+def index_ranked(index: RepoIndex | None, task: str) -> list[str]:
+    """The files the code index ranks first for ``task`` (none without an index)."""
+    return [] if index is None else [f.path for f in index.locate(task, k=10).files]
+
+
+def repo_outline(index: RepoIndex | None, task: str, tokens: int = 600) -> str:
+    """The repository map focused on the files ``task`` is about ("" without an index)."""
+    if index is None:
+        return ""
+    focus = [f.path for f in index.locate(task, k=5).files]
+    return str(index.repo_map(focus=focus, tokens=tokens))
+
+
+def included_files(
+    texts: dict[str, str], include: Sequence[str], budget_tokens: int,
+    count: TokenCounter = approx_tokens,
+) -> tuple[list[ContextFile], list[str]]:  # fmt: skip
+    """The files given with ``--include`` that fit ``budget_tokens`` (the first always), and
+    those that did not; paths that are not readable text files of the repository are left
+    out."""
+    shown: list[ContextFile] = []
+    omitted: list[str] = []
+    used = 0
+    for path in include:
+        if path not in texts:
+            continue
+        cost = count(texts[path]) + count(path) + 8
+        if shown and used + cost > budget_tokens:
+            omitted.append(path)
+            continue
+        shown.append(ContextFile(path, texts[path].rstrip("\n"), _lang(path), "included"))
+        used += cost
+    return shown, omitted

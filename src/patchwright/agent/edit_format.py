@@ -17,21 +17,14 @@ FORMATS: tuple[str, ...] = ("auto", "diff", "whole", "udiff")
 WHOLE_FILE_MAX_LINES = 250
 
 
-def is_small_model(model_name: str) -> bool:
-    """True for the embedded models and other local models of up to a few billion parameters."""
-    name = model_name.lower()
-    if name.startswith("local:") or name.startswith("scripted:"):
-        return True
-    return any(tag in name for tag in ("0.5b", "1.5b", "1b", "3b", ":mini", "-mini"))
-
-
-def choose_format(requested: str, model_name: str, file_line_counts: Sequence[int]) -> EditFormat:
-    """Resolve ``auto`` to a concrete format; any other value must be a known format."""
+def choose_format(requested: str, small: bool, file_line_counts: Sequence[int]) -> EditFormat:
+    """Resolve ``auto`` to a concrete format (``small``: the catalog says the model is
+    small); any other value must be a known format."""
     if requested not in FORMATS:
         raise ValueError(f"unknown edit format {requested!r}; choose one of {', '.join(FORMATS)}")
     if requested != "auto":
         return requested  # type: ignore[return-value]
     largest = max(file_line_counts, default=0)
-    if is_small_model(model_name) and largest <= WHOLE_FILE_MAX_LINES:
+    if small and largest <= WHOLE_FILE_MAX_LINES:
         return "whole"
     return "diff"

@@ -14,24 +14,20 @@ one small budget shared by the whole run.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from patchwright import interrupts
 from patchwright.agent.checker import Check
+from patchwright.agent.keeping import Declined, Keeper
 from patchwright.agent.prompts import render
-from patchwright.agent.solve_types import (
-    Approver,
-    Changes,
-    Decision,
-    SolveOutcome,
-    SolveResult,
-    Txn,
-)
+from patchwright.agent.solve_types import Changes, StrategyOutcome, StrategyResult, Txn
 from patchwright.agent.working_copy import Attempt, AttemptKind, WorkingCopy
 from patchwright.events import EventBus
 from patchwright.llm import Message, Model, Reply
+
+Trajectory = Callable[[Sequence[Mapping[str, Any]], Sequence[Mapping[str, Any]]], None]
 
 
 class Checker(Protocol):
@@ -46,11 +42,19 @@ def _cut_off(reply: Reply, limit: int) -> bool:
     return reply.finish_reason == "length" or reply.usage.completion_tokens >= limit
 
 
+class _Failed(Exception):
+    """The change failed its check: rolled back, the repair prompt queued."""
+
+    def __init__(self, check: Check) -> None:
+        super().__init__(check.summary)
+        self.check = check
+
+
 @dataclass
 class SolveOptions:
     task: str
     fmt: str
-    max_iter: int = 4
+    max_iter: int
     reply_tokens: int = 2048
     candidates: int = 1
     free_retries: int = 3  # replies answered without spending an iteration, per run
@@ -81,11 +85,11 @@ class PipelineSolver:
     checker: Checker
     new_txn: Callable[[], Txn]
     bus: EventBus
-    approve: Approver
+    keeper: Keeper
     on_token: Callable[[str], None] | None = None
     messages: list[Message] = field(default_factory=list)
     actions: list[dict[str, Any]] = field(default_factory=list)
-    on_step: Callable[[], None] = lambda: None
+    on_step: Trajectory = lambda messages, actions: None  # the trajectory, after each step
     pending_notes: list[str] = field(default_factory=list)
     rejected: list[Changes] = field(default_factory=list)  # changes verification turned down
     last_check: Check | None = None
@@ -94,7 +98,7 @@ class PipelineSolver:
     replies: int = 0
     echo_base: tuple[Message, str] | None = None  # a request echoes were answered in, as sent
 
-    def solve(self, opts: SolveOptions) -> SolveResult:
+    def solve(self, opts: SolveOptions) -> StrategyResult:
         self.last_failure = self.last_failure or opts.failures
         for iteration in range(1, opts.max_iter + 1):
             interrupts.check()
@@ -102,9 +106,13 @@ class PipelineSolver:
             result = self._iteration(opts, iteration)
             if result is not None:
                 return self._tally(result)
-        return self._tally(SolveResult("failed", opts.max_iter, reason=self._failure_reason()))
+        return self._tally(StrategyResult("failed", opts.max_iter, reason=self._failure_reason()))
 
-    def _tally(self, result: SolveResult) -> SolveResult:
+    def _goal(self, opts: SolveOptions) -> str:
+        """The goal every repair prompt repeats (a review adds the proposal's rationale)."""
+        return opts.task
+
+    def _tally(self, result: StrategyResult) -> StrategyResult:
         result.retries, result.replies = self.retries, self.replies
         result.check = result.check or self.last_check
         return result
@@ -118,7 +126,9 @@ class PipelineSolver:
 
     # -- one iteration: up to K candidates from the same prompt ------------------------------
 
-    def _iteration(self, opts: SolveOptions, iteration: int) -> SolveResult | None:
+    def _iteration(self, opts: SolveOptions, iteration: int) -> StrategyResult | None:
+        """The kept (or skipped) change, or None: on to the next iteration, from the
+        candidate that came closest."""
         start, state = len(self.messages), self.working.snapshot()
         tried: list[_Tried] = []
         for k in range(opts.candidates):
@@ -127,13 +137,14 @@ class PipelineSolver:
                 self.working.restore(state)
                 self.bus.emit("candidate.start", iteration=iteration, candidate=k + 1)
             attempt = self._get_edits(opts, iteration, sampled=k > 0)
-            outcome: SolveResult | Check | None = None
+            rank = (0, 0)
             if attempt.ok:
-                changes = self.working.changes()
-                outcome = self._verify_and_decide(opts, iteration, changes, first=k == 0)
-                if outcome is None or isinstance(outcome, SolveResult):
-                    return outcome if isinstance(outcome, SolveResult) else None
-            rank = _rank(outcome) if isinstance(outcome, Check) else (0, 0)
+                try:
+                    return self._verify_and_keep(opts, iteration, first=k == 0)
+                except _Failed as failed:
+                    rank = _rank(failed.check)
+                except Declined as declined:
+                    return self._declined(opts, iteration, declined)
             tried.append(_Tried(rank, self.messages[start:], self.working.snapshot()))
         if len(tried) > 1:  # carry on from the candidate that came closest
             best = max(tried, key=lambda t: t.rank)
@@ -182,7 +193,7 @@ class PipelineSolver:
         # its place is copied word for word by small models: the reply is dropped, and the
         # feedback joins the request it answered (see _add_feedback).
         self.messages.pop()
-        feedback = render(kind, task=opts.task, done=opts.done, failures=self.last_failure)
+        feedback = render(kind, task=self._goal(opts), done=opts.done, failures=self.last_failure)
         return Attempt(kind=kind, feedback=feedback)
 
     def _get_edits(self, opts: SolveOptions, iteration: int, *, sampled: bool) -> Attempt:
@@ -210,7 +221,7 @@ class PipelineSolver:
                     "feedback": attempt.feedback,
                 }
             )
-            self.on_step()
+            self.on_step(self.messages, self.actions)
             if attempt.ok:
                 self.pending_notes.extend(attempt.notes)
                 self.bus.emit(
@@ -258,11 +269,12 @@ class PipelineSolver:
 
     # -- verifying, approving, keeping -------------------------------------------------------
 
-    def _verify_and_decide(
-        self, opts: SolveOptions, iteration: int, changes: Changes, *, first: bool
-    ) -> SolveResult | Check | None:
-        """The kept change as a result; the failed check (rolled back, repair prompt queued);
-        or None when the user asked for another change."""
+    def _verify_and_keep(
+        self, opts: SolveOptions, iteration: int, *, first: bool
+    ) -> StrategyResult:
+        """Write the change, check it, and keep it through the keeper. Raises ``_Failed``
+        (rolled back, the repair prompt queued) or ``Declined`` (rolled back)."""
+        changes = self.working.changes()
         txn = self.new_txn()
         txn.stage(changes)
         try:
@@ -270,39 +282,35 @@ class PipelineSolver:
             self.bus.emit("txn.write", iteration=iteration, paths=sorted(changes))
             check = self.last_check = self.checker.check(sorted(changes))
             check.require_verdicts()  # a gate that could not run ends the run: no repair for it
-            if not check.ok:
-                self._reject(txn, opts, iteration, changes, check)
-                return check
-            decision, changes, check = self._approve(txn, iteration, changes, check)
-            diff = self.working.diff()
-            if decision != "apply":
-                txn.rollback()
-                self.bus.emit("txn.rollback", iteration=iteration, reason=f"user: {decision}")
-                if decision == "skip":
-                    return SolveResult("skipped", iteration, reason="skipped at approval")
-                self.working.reset()
-                self.messages.append(
-                    {"role": "user", "content": render("rejected", task=opts.task)}
-                )
-                return None
-            interrupts.check()  # a stop whose KeyboardInterrupt was swallowed keeps nothing
-            with interrupts.held():  # a stop from here on is raised by the caller's next check
-                undo_id = txn.commit(opts.task[:200])
+            if check.ok:
+                kept = self.keeper.keep(txn, self.working, self.checker.check, check,
+                                        label=self._goal(opts), iteration=iteration)  # fmt: skip
+        except Declined as declined:
+            self.last_check = declined.check
+            txn.rollback()
+            self.bus.emit("txn.rollback", iteration=iteration, reason=f"user: {declined.decision}")
+            raise
         except BaseException:
             txn.rollback()
             raise
-        self.bus.emit("txn.commit", iteration=iteration, undo=undo_id, paths=sorted(changes))
-        self.actions.append({"iteration": iteration, "gates": "passed", "undo": undo_id})
-        self.on_step()
-        outcome: SolveOutcome = "solved" if check.solved else "unverified"
-        return SolveResult(
-            outcome,
-            iteration,
-            sorted(changes),
-            diff,
-            first_try=iteration == 1 and first,
-            check=check,
-        )
+        if not check.ok:
+            self._reject(txn, opts, iteration, changes, check)
+            raise _Failed(check)
+        self.last_check = kept.check
+        self.actions.append({"iteration": iteration, "gates": "passed", "undo": kept.undo_id})
+        self.on_step(self.messages, self.actions)
+        outcome: StrategyOutcome = "solved" if kept.check.solved else "unverified"
+        return StrategyResult(outcome, iteration, kept.files, kept.diff, changes=kept.changes,
+                              first_try=iteration == 1 and first, check=kept.check)  # fmt: skip
+
+    def _declined(
+        self, opts: SolveOptions, iteration: int, declined: Declined
+    ) -> StrategyResult | None:
+        if declined.decision == "skip":
+            return StrategyResult("skipped", iteration, reason="skipped at approval")
+        self.working.reset()
+        self.messages.append({"role": "user", "content": render("rejected", task=self._goal(opts))})
+        return None
 
     def _reject(
         self, txn: Txn, opts: SolveOptions, iteration: int, changes: Changes, check: Check
@@ -316,7 +324,7 @@ class PipelineSolver:
         self.last_failure = check.summary
         repair = render(
             "repair",
-            task=opts.task,
+            task=self._goal(opts),
             failures=failures,
             fmt=opts.fmt,
             done=opts.done,
@@ -324,33 +332,4 @@ class PipelineSolver:
         )
         self.messages.append({"role": "user", "content": repair})
         self.actions.append({"iteration": iteration, "gates": why, "summary": check.summary})
-        self.on_step()
-
-    def _approve(
-        self, txn: Txn, iteration: int, changes: Changes, check: Check
-    ) -> tuple[Decision, Changes, Check]:
-        """Ask for approval; a change the user edits is written, re-verified and shown again
-        (never committed unverified). The edited diff goes to the run record either way."""
-        problems = ""
-        while True:
-            decision = self.approve(self.working.diff(), problems)
-            if decision != "edited":
-                if problems and decision == "apply":
-                    decision = "skip"  # never apply a change that fails the gates
-                return decision, changes, check
-            self.working.absorb(sorted(changes))
-            changes = self.working.changes()
-            if not changes:
-                return "skip", changes, check  # the user undid the whole change
-            txn.stage(changes)
-            txn.write()
-            check = self.last_check = self.checker.check(sorted(changes))
-            check.require_verdicts()
-            problems = "" if check.ok else check.summary
-            self.bus.emit(
-                "approval.edited",
-                iteration=iteration,
-                ok=check.ok,
-                diff=self.working.diff(),
-                problems=problems[:2000],
-            )
+        self.on_step(self.messages, self.actions)

@@ -8,7 +8,7 @@ import json
 import os
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,11 +46,10 @@ class RunRecord:
             handle.write(self._redact(event.to_json()) + "\n")
 
     def write_trajectory(
-        self, messages: list[dict[str, Any]], actions: list[dict[str, Any]]
+        self, messages: Sequence[Mapping[str, Any]], actions: Sequence[Mapping[str, Any]]
     ) -> None:
-        body = json.dumps(
-            {"run_id": self.run_id, "messages": messages, "actions": actions}, indent=1
-        )
+        data = {"run_id": self.run_id, "messages": list(messages), "actions": list(actions)}
+        body = json.dumps(data, indent=1)
         _write_atomic(self.dir / "trajectory.json", self._redact(body))
 
     def write_summary(self, summary: dict[str, Any]) -> None:

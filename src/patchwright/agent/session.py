@@ -12,14 +12,16 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from patchwright.agent.request import RunError
 from patchwright.agent.roles import Role, by_role
 from patchwright.agent.tools.base import Tool
 from patchwright.config import SandboxSettings, Settings
 from patchwright.events import EventBus
-from patchwright.llm import Caps, make_model
+from patchwright.llm import Caps, ModelError, make_model
 from patchwright.llm.router import Router, Totals
 from patchwright.sandbox import Limits, Sandbox
 from patchwright.workspace.files import read_context_files
+from patchwright.workspace.transaction import recover
 
 if TYPE_CHECKING:
     from patchwright.agent.mcp_tools import McpHub
@@ -152,6 +154,13 @@ class Session:
         )
         return {path: text.text for path, text in found.files.items()}
 
+    def recover(self) -> None:
+        """Finish or undo an interrupted transaction before the repository is read (every
+        task and every long-lived mode starts with it)."""
+        recovered = recover(self.root)
+        if recovered:
+            self.bus.emit("txn.recovered", transactions=recovered)
+
     def start_task(self) -> None:
         """Caps are per task: a long-lived session starts each task with a clean ledger."""
         self.model.totals = Totals()
@@ -161,3 +170,25 @@ class Session:
     def usage(self) -> Totals:
         """The one usage ledger: what the model calls of the current task cost."""
         return self.model.totals
+
+
+def open_session(
+    settings: Settings,
+    repo: Path,
+    *,
+    model: str | None = None,
+    record: Path | None = None,
+    bus: EventBus | None = None,
+) -> Session:
+    """The session for ``repo``, after recovering any interrupted transaction. Raises
+    :class:`RunError` for a repository that is not a directory or a model that cannot be
+    used as configured."""
+    root = repo.expanduser().resolve()
+    if not root.is_dir():
+        raise RunError(f"--repo {repo}: not a directory")
+    try:
+        session = Session(settings, root, model=model, record=record, bus=bus)
+    except ModelError as exc:
+        raise RunError(str(exc)) from exc
+    session.recover()
+    return session

@@ -1,14 +1,18 @@
-"""What both strategies share: the result of a solve, how it asks the user to approve a
+"""What both strategies share: what a strategy hands back, how it asks the user to approve a
 change, and the transaction it writes through. The pipeline's solver
 (:mod:`patchwright.agent.pipeline_solver`) and the agent's (:mod:`patchwright.agent.agent_solver`)
-both return a :class:`SolveResult`."""
+both return a :class:`StrategyResult`; :func:`patchwright.agent.solve.solve` turns it into
+the task's ``SolveResult``."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from pathlib import Path
+from typing import Any, Literal, Protocol
 
 from patchwright.agent.checker import Check
+from patchwright.agent.tools.bench import CommandApprover, refuse_commands
 
 Decision = Literal["apply", "skip", "regenerate", "edited"]
 Changes = dict[str, bytes | None]
@@ -22,6 +26,30 @@ class Approver(Protocol):
     def __call__(self, diff: str, problems: str = "") -> Decision: ...
 
 
+class Person(Protocol):
+    """Who a task asks: to approve a verified change (``paths`` are the files it changes, for
+    an editor to open) and to run a command the policy rates "ask"."""
+
+    def change_approver(self, root: Path, paths: Callable[[], Sequence[str]]) -> Approver: ...
+
+    def command_approver(self) -> CommandApprover: ...
+
+
+def _apply(diff: str, problems: str = "") -> Decision:
+    return "apply"
+
+
+class Unattended:
+    """Nobody to ask (``--yes``, SWE-bench): a verified change is applied; a command that
+    needs approval does not run (approving changes is not approving arbitrary commands)."""
+
+    def change_approver(self, root: Path, paths: Callable[[], Sequence[str]]) -> Approver:
+        return _apply
+
+    def command_approver(self) -> CommandApprover:
+        return refuse_commands
+
+
 class Txn(Protocol):
     def stage(self, changes: Changes) -> None: ...
     def write(self) -> None: ...
@@ -29,12 +57,12 @@ class Txn(Protocol):
     def commit(self, label: str = "") -> str: ...
 
 
-SolveOutcome = Literal["solved", "unverified", "failed", "skipped"]
+StrategyOutcome = Literal["solved", "unverified", "failed", "skipped"]
 
 
 @dataclass
-class SolveResult:
-    outcome: SolveOutcome
+class StrategyResult:
+    outcome: StrategyOutcome
     iterations: int
     files_changed: list[str] = field(default_factory=list)
     diff: str = ""
@@ -45,4 +73,85 @@ class SolveResult:
     replies: int = 0
     steps: int = 0  # agent mode: model calls of all roles
     role_usage: dict[str, dict[str, int]] = field(default_factory=dict)
-    commit_message: str = ""  # agent mode: the reviewer's message
+    commit_message: str = ""  # agent mode: the reviewer's message, as written
+    changes: Changes = field(default_factory=dict)  # the kept change's bytes (None: deleted)
+
+
+@dataclass(frozen=True)
+class Wired:
+    """A strategy wired for one task: its name, what it reports up front (the edit format
+    asked for, the replies sampled per iteration) and how to run it."""
+
+    strategy: Literal["pipeline", "agent"]
+    run: Callable[[], StrategyResult]
+    edit_format: str = ""
+    candidates: int = 1
+
+
+Outcome = Literal["solved", "unverified", "failed", "error", "interrupted"]
+
+
+@dataclass
+class SolveResult:
+    """What :func:`patchwright.agent.solve.solve` hands back: the task's outcome, the change
+    (kept: its files, diff and commit; handed back: its bytes in ``changes``), the checks'
+    verdicts, the usage and the reason."""
+
+    outcome: Outcome
+    run_id: str
+    iterations: int = 0
+    files_changed: list[str] = field(default_factory=list)
+    commit: str | None = None
+    prompt_tokens: int = 0
+    completion_tokens: int = 0
+    cost: float = 0.0
+    seconds: float = 0.0
+    reason: str = ""
+    diff: str = ""
+    changes: Changes = field(default_factory=dict)
+    first_try: bool = False
+    edit_format: str = ""
+    notes: list[str] = field(default_factory=list)
+    gates: dict[str, str] = field(default_factory=dict)
+    criterion: dict[str, Any] = field(default_factory=dict)
+    retries: int = 0
+    calls: int = 0
+    candidates: int = 1
+    strategy: str = ""
+    steps: int = 0
+    role_usage: dict[str, dict[str, int]] = field(default_factory=dict)
+    temperatures: list[float | None] = field(default_factory=list)  # per call, as sent
+
+    def take(self, solved: StrategyResult) -> None:
+        """What the strategy reports: its rounds, reason, retries and the last check."""
+        self.iterations, self.reason = solved.iterations, solved.reason
+        self.first_try, self.retries = solved.first_try, solved.retries
+        self.steps, self.role_usage = solved.steps, solved.role_usage
+        if solved.check is not None:
+            self.gates = solved.check.gate_statuses
+            if solved.check.verdict is not None:
+                self.criterion.update(solved.check.verdict.to_json())
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "outcome": self.outcome,
+            "iterations": self.iterations,
+            "files_changed": self.files_changed,
+            "commit": self.commit,
+            "criterion": self.criterion,
+            "usage": {
+                "prompt_tokens": self.prompt_tokens,
+                "completion_tokens": self.completion_tokens,
+            },
+            "cost": round(self.cost, 6),
+            "seconds": round(self.seconds, 3),
+            "calls": self.calls,
+            "retries": self.retries,
+            "candidates": self.candidates,
+            "strategy": self.strategy,
+            "steps": self.steps,
+            "role_usage": self.role_usage,
+            "temperatures": self.temperatures,
+            "reason": self.reason,
+            "run_id": self.run_id,
+        }

@@ -21,7 +21,9 @@ def register(app: typer.Typer) -> None:
             None, "--model", "-m", help="Model, e.g. local:qwen2.5-coder-1.5b."
         ),
         test_timeout: float | None = typer.Option(
-            None, "--test-timeout", help="Seconds a test run may take (default 180)."
+            None,
+            "--test-timeout",
+            help="Seconds a test run may take (default: [run] test_timeout).",
         ),
         test_cmd: str | None = typer.Option(
             None, "--test-cmd", help="Test command (default: detected)."
@@ -32,7 +34,10 @@ def register(app: typer.Typer) -> None:
             help="A command that must exit 0 for the task to be done (repeatable).",
         ),
         max_iter: int | None = typer.Option(
-            None, "--max-iter", min=1, help="Iterations (default 4)."
+            None,
+            "--max-iter",
+            min=1,
+            help="Iterations; agent: coder rounds (default: [run] max_iter).",
         ),
         candidates: str = typer.Option(
             "auto", "--candidates", help="Replies sampled per iteration, best kept: N or auto."
@@ -73,34 +78,29 @@ def register(app: typer.Typer) -> None:
         ),
     ) -> None:
         """Do one task: find the code, edit it, prove it with gates, commit — or restore the repo."""
+        from patchwright.agent.request import Overrides
         from patchwright.modes.run.cli import execute
 
         text = _read_task(task, task_file)
-        code = execute(
-            text,
-            repo=repo,
-            model=model,
-            test_cmd=test_cmd,
-            done_when=done_when,
-            test_timeout=test_timeout,
-            max_iter=max_iter,
-            candidates=candidates,
-            strategy=strategy,
-            no_plan=no_plan,
-            edit_format=edit_format,
-            include=include,
-            branch=branch,
-            no_git=no_git,
-            no_commit=no_commit,
-            yes=yes,
-            approve_timeout=approve_timeout,
-            push=push,
-            pr=pr,
-            as_json=as_json,
-            quiet=quiet,
-            record=record,
-        )
+        overrides = Overrides(
+            test_cmd=test_cmd, done_when=done_when, strategy=strategy, max_iter=max_iter,
+            candidates=_candidates(candidates), plan=False if no_plan else None,
+            edit_format=edit_format, include=include, test_timeout=test_timeout,
+            branch=branch or None, no_git=no_git, commit=False if no_commit else None, yes=yes,
+            approve_timeout=approve_timeout, push=push, pr=pr,
+        )  # fmt: skip
+        code = execute(text, repo=repo, overrides=overrides, model=model, record=record,
+                       as_json=as_json, quiet=quiet)  # fmt: skip
         raise typer.Exit(code)
+
+
+def _candidates(value: str) -> int | None:
+    """``--candidates``: ``auto`` (None) or a positive number."""
+    if value == "auto":
+        return None
+    if not value.isdigit() or int(value) < 1:
+        _usage(f"--candidates {value}: give a positive number or auto")
+    return int(value)
 
 
 def _read_task(task: str | None, task_file: Path | None) -> str:

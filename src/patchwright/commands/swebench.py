@@ -28,6 +28,7 @@ def register(app: typer.Typer) -> None:
         strategy: str = typer.Option("pipeline", "--strategy", help="How candidates are made: pipeline | agent."),
         candidates: int = typer.Option(2, "--candidates", "-k", min=1, help="Replies sampled per round (K)."),
         max_iter: int = typer.Option(2, "--max-iter", min=1, help="Rounds of K candidates."),
+        no_plan: bool = typer.Option(False, "--no-plan", help="Agent: skip the planner (default: [agent] plan)."),
         env: str = typer.Option("local", "--env", help="local (uv venv per repo/version) | host | docker."),
         python: Path | None = typer.Option(None, "--python", help="host: the interpreter to use."),
         workdir: Path = typer.Option(DEFAULT_WORKDIR, "--workdir", help="Cache: bare clones, environments, checkouts."),
@@ -56,7 +57,7 @@ def register(app: typer.Typer) -> None:
             common, output=output, model=model, strategy=strategy, candidates=candidates,
             max_iter=max_iter, workers=workers, ray_address=ray_address, cpus=cpus,
             memory=memory, timeout=timeout, test_timeout=test_timeout, max_lines=max_lines,
-            max_files=max_files, redo_errors=redo_errors,
+            max_files=max_files, redo_errors=redo_errors, plan=False if no_plan else None,
         )  # fmt: skip
         raise typer.Exit(code)
 

@@ -1,4 +1,5 @@
-"""patchwright.modes: what a user runs — one room per workflow, and the task they all drive.
+"""patchwright.modes: what a user runs — one room per workflow. A room builds a
+``TaskRequest``, calls :func:`patchwright.agent.solve.solve` and shows its events.
 
 Rooms (independent: none imports another; each is driven by its ``commands/*.py``):
 
@@ -13,10 +14,10 @@ Rooms (independent: none imports another; each is driven by its ``commands/*.py`
 
 Shared by the rooms:
 
-- :mod:`~patchwright.modes.task` — one task end to end (options → workspace → baseline and
-  criterion → strategy → keep or restore); ``run``, ``chat``, ``review`` and ``swebench``
-  use its parts. It imports no room.
+- :mod:`~patchwright.modes.terminal` — the person at the terminal: approving a change or a
+  command (``run`` and chat give it to ``solve``; the review's checkpoint reads answers
+  through it). It imports no room.
 
-The rooms and ``task`` import ``agent`` and the leaf packages below it; nothing here imports
-``ui``, ``cli`` or ``commands`` (the import-linter contracts in ``pyproject.toml``).
+The rooms and ``terminal`` import ``agent`` and the leaf packages below it; nothing here
+imports ``ui``, ``cli`` or ``commands`` (the import-linter contracts in ``pyproject.toml``).
 """

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tests.modes.conftest import PYPROJECT, make_repo
+from tests.conftest import PYPROJECT, make_repo
 from typer.testing import CliRunner
 
 from patchwright.cli import app

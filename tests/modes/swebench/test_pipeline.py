@@ -130,7 +130,8 @@ def test_the_agent_strategy_proposes_a_candidate_that_tnr_verifies(
         call("approve", commit_message="fix(ops): mean of floats"),
     ])  # fmt: skip
     result = solve_instance(calc_world["instance"], where_for(calc_world),
-                            SolveOptions(model=model, strategy="agent", candidates=1, max_iter=1),
+                            SolveOptions(model=model, strategy="agent", candidates=1,
+                                         max_iter=1, plan=False),
                             settings, calc_world["tmp"] / "out")  # fmt: skip
     assert result.outcome == "verified", (result.reason, result.candidates)
     assert [c["source"] for c in result.candidates] == ["agent"]

@@ -35,6 +35,7 @@ class Workbench:
     approve_command: CommandApprover = refuse_commands
     test_cmd: str | None = None
     command_timeout: float = 300.0
+    edit_format: str = "diff"  # what the edit tool asks for: diff | whole | udiff
 
     def files(self) -> list[str]:
         """The repository's files as the change leaves them (created ones in, deleted out)."""

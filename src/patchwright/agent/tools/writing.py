@@ -58,11 +58,23 @@ def delete_file(bench: Workbench, args: Mapping[str, Any]) -> Observation:
     return Observation(f"deleted {path}")
 
 
+EDIT_HELP = {
+    "whole": "Change files by sending each changed file whole: its path on a line by itself, "
+    "then its complete new content in a fenced block.",
+    "udiff": "Change files with a unified diff: --- a/PATH and +++ b/PATH lines, then @@ hunks "
+    "whose context and - lines copy the current file exactly.",
+}
+EDIT_HELP_ANY = (
+    "Change files with SEARCH/REPLACE blocks (the file path on the line before each block), a "
+    "unified diff, or whole files."
+)
+
+
 def writing_tools(bench: Workbench) -> list[FunctionTool]:
+    """``edit`` asks for ``bench.edit_format`` (any format it parses is still applied)."""
     s = {"type": "string"}
     return [
-        FunctionTool("edit", "Change files with SEARCH/REPLACE blocks (the file path on the line "
-                     "before each block), a unified diff, or whole files.",
+        FunctionTool("edit", EDIT_HELP.get(bench.edit_format, EDIT_HELP_ANY),
                      schema(["edits"], edits=s), lambda a: edit(bench, a)),
         FunctionTool("write_file", "Create or overwrite a file with the given content.",
                      schema(["path", "content"], path=s, content=s), lambda a: write_file(bench, a)),

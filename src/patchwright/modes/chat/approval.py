@@ -1,13 +1,13 @@
 """Routing a task's approval questions through the chat's front end.
 
-``run_task`` asks through :func:`patchwright.modes.task.approval.make_approver`: it prints the
-verified diff (a rich ``Syntax``) on the console it was given, prints "Apply this change?"
-and reads the answer with ``sys.stdin.readline()``. While a chat task runs, the console is a
-:class:`ChangeConsole` that hands the diff to the front end (the REPL prints it with a hint,
-the TUI shows it in its diff preview) and standard input is an :class:`AnswerInput` that
-reads the answer from the front end and turns "always" into "apply" plus edit permission
-for the rest of the session. (A ``RunOptions`` field for an approver object would replace
-this; see the chat's README section.)
+A chat task asks through :class:`patchwright.modes.terminal.approval.TerminalPerson`: it
+prints the verified diff (a rich ``Syntax``) on the console it was given, prints "Apply this
+change?" and reads the answer with ``sys.stdin.readline()``. While a chat task runs, the
+console is a :class:`ChangeConsole` that hands the diff to the front end (the REPL prints it
+with a hint, the TUI shows it in its diff preview) and standard input is an
+:class:`AnswerInput` that reads the answer from the front end and turns "always" into
+"apply" plus edit permission for the rest of the session. (A chat ``Person`` of its own,
+given to ``solve``, would replace these stand-ins.)
 """
 
 from __future__ import annotations

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from patchwright.agent.context import ContextFile, approx_tokens
 from patchwright.agent.memory import read_memory
 from patchwright.grammars import language_for_path
+from patchwright.llm import ModelInfo
 from patchwright.modes.chat.state import ChatState
 from patchwright.workspace.errors import WorkspaceError
 from patchwright.workspace.paths import confine
@@ -33,19 +34,19 @@ class ChatContext:
         return approx_tokens(self.memory) + approx_tokens(self.repo_map) + shown + self.conversation
 
 
-def prompt_budget(model_name: str, context_window: int) -> int:
+def prompt_budget(info: ModelInfo) -> int:
     """Tokens a question's prompt may take: lean for the embedded model (prefill is slow on
     a CPU), most of the window otherwise."""
-    if model_name.startswith("local:"):
+    if info.embedded:
         return 3500
-    return max(4000, min(int(context_window * 0.6) - REPLY_TOKENS, 60000))
+    return max(4000, min(int(info.context_window * 0.6) - REPLY_TOKENS, 60000))
 
 
 def gather(state: ChatState, *, with_map: bool = True) -> ChatContext:
     """The context of the next question, filled in priority order: memory, conversation,
     files kept in context (in the order added), then the outline if room is left."""
     model = state.session.model
-    ctx = ChatContext(prompt_budget(model.name, model.context_window))
+    ctx = ChatContext(prompt_budget(model.info))
     memory = read_memory(state.root, state.cwd)
     ctx.memory, ctx.memory_sources = memory.text, memory.sources
     ctx.conversation = state.conversation.tokens()

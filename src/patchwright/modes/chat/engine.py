@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from rich.markup import escape
 
+from patchwright.agent.request import RunError
 from patchwright.llm import CapExceeded, ModelError
 from patchwright.modes.chat.commands.base import CommandError, QuitChat, from_phrase, split
 from patchwright.modes.chat.commands.table import COMMANDS, closest
 from patchwright.modes.chat.state import ChatState
 from patchwright.modes.chat.turns import ask, do_task, is_question
 from patchwright.modes.chat.ui import ChatUI
-from patchwright.modes.task.setup import RunError
 
 
 class Chat:

@@ -10,10 +10,9 @@ from typing import Any
 from patchwright.agent.session import Session
 from patchwright.config import ConfigError, Settings
 from patchwright.events import EventBus
-from patchwright.llm import ModelError
+from patchwright.llm import ModelError, ModelInfo
 from patchwright.modes.chat.history import Conversation, turn_of
 from patchwright.modes.chat.sessions import SessionNotFound, SessionStore
-from patchwright.modes.task.setup import recover_session
 from patchwright.trust_notice import settings_for
 from patchwright.workspace.git import GitError, GitRepo
 
@@ -54,13 +53,13 @@ class Usage:
         return self.prompt_tokens + self.completion_tokens
 
 
-def history_budget(model_name: str, context_window: int) -> int:
-    """Tokens the conversation may take before it is compacted: little for the embedded
+def history_budget(info: ModelInfo) -> int:
+    """Tokens the conversation may take before it is compacted: little for an embedded
     model (its prompts are kept lean: prefill is slow on a CPU), a quarter of the window
     for the others."""
-    if model_name.startswith("local:"):
+    if info.embedded:
         return 1200
-    return max(2000, min(context_window // 4, 24000))
+    return max(2000, min(info.context_window // 4, 24000))
 
 
 @dataclass
@@ -102,9 +101,7 @@ class ChatState:
         """Load another model: a new Session on the same bus (raises ``ModelError``)."""
         session = Session(self.settings, self.root, model=spec, bus=self.session.bus)
         self.session = session
-        self.conversation.budget_tokens = history_budget(
-            session.model.name, session.model.context_window
-        )
+        self.conversation.budget_tokens = history_budget(session.model.info)
         self.store.write_meta(model=session.model.name)
 
     def git(self) -> GitRepo | None:
@@ -136,7 +133,7 @@ def open_session_only(options: ChatOptions, bus: EventBus | None = None) -> Sess
         session = Session(settings, root, model=options.model, record=options.record, bus=bus)
     except (ConfigError, ModelError) as exc:
         raise ChatError(str(exc)) from exc
-    recover_session(session)
+    session.recover()
     return session
 
 
@@ -144,7 +141,7 @@ def open_chat(options: ChatOptions, bus: EventBus | None = None) -> ChatState:
     """The chat's state: one Session, and a new or resumed transcript."""
     session = open_session_only(options, bus)
     root, settings, model = session.root, session.settings, session.model
-    conversation = Conversation(history_budget(model.name, model.context_window))
+    conversation = Conversation(history_budget(model.info))
     try:
         store = (
             SessionStore.create(root, model=model.name)

@@ -1,5 +1,6 @@
 """Plain-language turns: a question is answered from the context (streamed, nothing
-written); anything else is a task for the agent (``run_task`` on the chat's Session), whose
+written); anything else is a task (:func:`patchwright.agent.solve.solve` on the chat's
+Session, its request built from the settings and the chat's flags), whose
 plan — what done means, the files it reads — and verified diff the user sees before it is
 kept, unless edits are allowed for the session."""
 
@@ -7,19 +8,21 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from rich.markup import escape
 
 from patchwright import interrupts
 from patchwright.agent.prompts import render
+from patchwright.agent.request import Overrides, TaskRequest, build_request
+from patchwright.agent.solve import solve
+from patchwright.agent.solve_types import SolveResult
 from patchwright.events import Event
 from patchwright.llm import Message
 from patchwright.modes.chat.context import REPLY_TOKENS, gather
 from patchwright.modes.chat.state import ChatState
 from patchwright.modes.chat.ui import ChatUI
-from patchwright.modes.task.options import RunOptions, RunSummary
-from patchwright.modes.task.runner import run_task
+from patchwright.modes.terminal.approval import TerminalPerson
 
 _ASKING_WORDS = frozenset(
     "what why how where which who whose when explain describe summarize summarise".split()
@@ -124,33 +127,33 @@ class TurnProgress:
             self.state.store.append("tool", event=kind, **data)
 
 
-def task_options(state: ChatState, request: str, **extra: object) -> RunOptions:
-    """The run options of one chat task: the chat's flags and settings, the files kept in
-    context, the edit permission, and a short digest of the conversation."""
-    options, run = state.options, state.settings.run
+def task_request(
+    state: ChatState, request: str, *, done_when: Sequence[str] = (), include: Sequence[str] = ()
+) -> TaskRequest:
+    """The request of one chat task: the settings with the chat's flags on top, the files
+    kept in context (and ``include``), the edit permission, the post-checks of a plan
+    (``done_when``), and a short digest of the conversation."""
+    options = state.options
     task = render("chat_task", request=request, history=state.conversation.digest()).strip()
-    opts = RunOptions(
-        repo=state.root,
-        task=task,
-        test_cmd=options.test_cmd or run.test_cmd,
-        max_iter=options.max_iter or run.max_iter,
-        edit_format=options.edit_format or run.edit_format,
-        include=list(state.files),
+    overrides = Overrides(
+        test_cmd=options.test_cmd,
+        done_when=done_when,
+        max_iter=options.max_iter,
+        edit_format=options.edit_format,
+        include=[*state.files, *include],
         no_git=options.no_git,
-        no_commit=options.no_commit or not run.commit,
+        commit=False if options.no_commit else None,
         yes=state.allow_edits,
     )
-    for key, value in extra.items():
-        setattr(opts, key, value)
-    return opts
+    return build_request(task, state.settings, overrides)
 
 
 def do_task(
-    state: ChatState, ui: ChatUI, request: str, opts: RunOptions | None = None
-) -> RunSummary:
+    state: ChatState, ui: ChatUI, request: str, task: TaskRequest | None = None
+) -> SolveResult:
     """Run one task on the chat's Session and record it; Ctrl-C ends it "interrupted" with
     the repository restored."""
-    opts = opts or task_options(state, request)
+    task = task or task_request(state, request)
     marks = {"start": time.monotonic()}
     state.record("user", text=request, mode="task")
     stop = state.session.bus.subscribe(TurnProgress(ui, state))
@@ -161,9 +164,8 @@ def do_task(
 
     try:
         with ui.approvals(allow) as console:
-            summary = run_task(
-                opts, console=console, session=state.session, on_token=timed(ui.stream, marks)
-            )
+            person = TerminalPerson(console, task.approval)
+            summary = solve(state.session, task, person=person, on_token=timed(ui.stream, marks))
     finally:
         stop()
         ui.end_stream()
@@ -182,7 +184,7 @@ def do_task(
     return summary
 
 
-def report(ui: ChatUI, summary: RunSummary) -> None:
+def report(ui: ChatUI, summary: SolveResult) -> None:
     say = ui.console.print
     colour = {"solved": "green", "unverified": "yellow", "interrupted": "yellow"}.get(
         summary.outcome, "red"

@@ -30,7 +30,7 @@ class ChatUI(Protocol):
         ...
 
     def approvals(self, allow_always: AllowAlways) -> AbstractContextManager[Console]:
-        """Around one task: the console to give ``run_task``, with its apply / edit /
+        """Around one task: the console to give the task's ``TerminalPerson``, with its apply / edit /
         regenerate / skip questions answered through this front end. ``allow_always`` is
         called when the user answers "always" (allow edits for the rest of the session)."""
         ...

@@ -16,7 +16,7 @@ Follow an iteration through it:
 6. :mod:`.files` — where the loop's files live; :mod:`.state` — the live state the
    dashboard reads.
 
-May import: :mod:`patchwright.modes.task`, ``agent``, ``config``, ``events``,
+May import: :mod:`patchwright.modes.terminal`, ``agent``, ``config``, ``events``,
 ``interrupts``, ``trust_notice`` and the leaf packages — no other room, no ``ui``, ``cli`` or
 ``commands`` (the dashboard imports the review, not the other way round).
 """

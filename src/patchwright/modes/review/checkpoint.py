@@ -28,7 +28,7 @@ from rich.syntax import Syntax
 
 from patchwright.agent.solve_types import Approver, Decision
 from patchwright.events import EventBus
-from patchwright.modes.task.approval import read_answer
+from patchwright.modes.terminal.approval import read_answer
 
 OnTimeout = Literal["apply", "skip"]
 _POLL = 0.2

@@ -11,6 +11,8 @@ from typing import Any, Protocol
 
 from rich.console import Console
 
+from patchwright.agent.request import RunError
+from patchwright.agent.session import open_session
 from patchwright.config import ConfigError
 from patchwright.events import Event, EventBus
 from patchwright.interrupts import stop_on_signals
@@ -18,8 +20,6 @@ from patchwright.modes.review.checkpoint import CheckpointDesk
 from patchwright.modes.review.files import ReviewPaths
 from patchwright.modes.review.loop import ReviewOptions, ReviewSummary, run_review
 from patchwright.modes.review.state import ReviewState
-from patchwright.modes.task.options import RunOptions
-from patchwright.modes.task.setup import RunError, open_session
 from patchwright.trust_notice import settings_for
 
 EXIT = {"finished": 0, "done": 0, "stopped": 1, "error": 1, "interrupted": 3}
@@ -109,8 +109,7 @@ def execute(
     board: Dashboard | None = None
     try:
         settings = settings_for(root if root.is_dir() else None, as_json=as_json)
-        session = open_session(RunOptions(repo=opts.repo, task="review", model=model,
-                                          record=record), settings, bus)  # fmt: skip
+        session = open_session(settings, opts.repo, model=model, record=record, bus=bus)
         if not quiet:
             bus.subscribe(Printer(console))
         if dashboard is not None:

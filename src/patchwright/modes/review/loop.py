@@ -23,10 +23,13 @@ from rich.console import Console
 from patchwright import interrupts
 from patchwright.agent.memory import read_memory
 from patchwright.agent.record import RunRecord
+from patchwright.agent.request import Overrides, RunError, TaskRequest, build_request
 from patchwright.agent.session import Session
+from patchwright.agent.task.repo import open_repo
+from patchwright.config import Settings
 from patchwright.events import Event
 from patchwright.index import RepoIndex
-from patchwright.llm import CapExceeded
+from patchwright.llm import CapExceeded, redact
 from patchwright.llm.router import Totals
 from patchwright.modes.review.analysis import Analysis
 from patchwright.modes.review.checkpoint import CheckpointDesk, CheckpointOptions, Proposal
@@ -37,8 +40,6 @@ from patchwright.modes.review.propose import Kind, ProposalOutcome, Proposer, Ta
 from patchwright.modes.review.settle import Settler, cascade_items, pending_name
 from patchwright.modes.review.targeting import CascadeItem, History, Target, candidates, choose
 from patchwright.modes.review.targeting import dependents as find_dependents
-from patchwright.modes.task.options import RunOptions
-from patchwright.modes.task.setup import RunError, open_workspace, recover_session
 from patchwright.verify import Baseline, TestRun, take_baseline
 from patchwright.verify.baseline import snapshot_texts
 from patchwright.verify.smoke import run_smoke
@@ -99,20 +100,20 @@ class ReviewLoop:
                  desk: CheckpointDesk, *, interactive: bool | None = None,
                  on_token: Callable[[str], None] | None = None) -> None:  # fmt: skip
         self.opts, self.session, self.bus = opts, session, session.bus
-        recover_session(session)
-        run_opts = RunOptions(repo=session.root, task="review", no_git=opts.no_git,
-                              test_cmd=opts.test_cmd)  # fmt: skip
-        self.ws = ws = open_workspace(session, run_opts, on_token)
-        self.paths = ReviewPaths.for_repo(ws.root, in_repo=opts.memory_in_repo)
-        self.memory = ReviewMemory(self.paths, ws.model, self.bus)
-        self.analysis = Analysis(self.paths, ws.model, self.bus, opts.analysis_calls)
+        session.recover()
+        self.request = review_request(opts, session.settings)
+        self.repo = repo = open_repo(session, self.request)
+        self.paths = ReviewPaths.for_repo(repo.root, in_repo=opts.memory_in_repo)
+        self.memory = ReviewMemory(self.paths, session.model, self.bus)
+        self.analysis = Analysis(self.paths, session.model, self.bus, opts.analysis_calls)
         self.history = History(self.paths.load_cache(HISTORY_CACHE).get("files", {}))
-        self.settler = Settler(ws, self.paths, self.memory, self.bus, opts.commit)
+        self.settler = Settler(repo, session.model, self.paths, self.memory, self.bus,
+                               self.request.git.commit)  # fmt: skip
         self.queue: list[CascadeItem] = []
         self.summary = ReviewSummary(memory_dir=str(self.paths.dir))
-        self.proposer = Proposer(session, ws, console, desk, opts.checkpoint, opts.tuning,
-                                 self._dependents, self._write_pending,
-                                 interactive)  # fmt: skip
+        self.proposer = Proposer(session, repo, self.request, console, desk, opts.checkpoint,
+                                 opts.tuning, self._dependents, self._write_pending,
+                                 interactive, on_token=on_token)  # fmt: skip
         self.baseline: Baseline | None = None
         self.findings = Findings()
         self.iteration = 0
@@ -121,11 +122,11 @@ class ReviewLoop:
     # -- the loop -------------------------------------------------------------------------
     def run(self) -> ReviewSummary:
         started = time.monotonic()
-        record = RunRecord(self.ws.root, redact=self.ws.redact)
+        record = RunRecord(self.repo.root, redact=redact)
         self.summary.run_id = record.run_id
         self.proposer.on_step = record.write_trajectory
         stop_listening = [self.bus.subscribe(record.on_event), self.bus.subscribe(self._on_usage)]
-        self.bus.emit("review.start", run_id=record.run_id, model=self.ws.model.name,
+        self.bus.emit("review.start", run_id=record.run_id, model=self.session.model.name,
                       focus=self.opts.focus, iterations=self.opts.iterations,
                       targets=self.opts.targets, memory_dir=str(self.paths.dir))  # fmt: skip
         try:
@@ -200,18 +201,18 @@ class ReviewLoop:
         """A new baseline (the tree changed) and its findings. ``tests``: the suite's run on
         this very tree (the kept change's check), reused instead of running it again."""
         self._phase("baseline")
-        root, sandbox, tuning = self.ws.root, self.session.sandbox, self.opts.tuning
+        root, sandbox, tuning = self.repo.root, self.session.sandbox, self.opts.tuning
         if tests is None:
-            self.baseline = take_baseline(root, sandbox, test_cmd=self.ws.test_cmd,
+            self.baseline = take_baseline(root, sandbox, test_cmd=self.repo.test_cmd,
                                           smoke_seconds=tuning.smoke_seconds,
-                                          test_timeout=tuning.test_timeout)  # fmt: skip
+                                          test_timeout=self.request.limits.test_timeout)  # fmt: skip
         else:
             kept, all_paths = snapshot_texts(root)
             smoke = run_smoke(root, sandbox, tuning.smoke_seconds) if tuning.smoke_seconds else None
-            cmd = self.baseline.test_cmd if self.baseline else self.ws.test_cmd
+            cmd = self.baseline.test_cmd if self.baseline else self.repo.test_cmd
             self.baseline = Baseline(root, kept, all_paths, tests, cmd, smoke)
         self.findings = scan(
-            self.ws.root, self.session.sandbox, self.baseline, texts, files, self._index().symbols
+            self.repo.root, self.session.sandbox, self.baseline, texts, files, self._index().symbols
         )
         tests = self.baseline.tests
         self.bus.emit("review.findings", total=self.findings.total,
@@ -291,7 +292,7 @@ class ReviewLoop:
         run = self.baseline.tests
         found = self.findings.of(target.path)
         failing = sorted({f.test for f in found if f.test})
-        notes = read_memory(self.ws.root)
+        notes = read_memory(self.repo.root)
         deps = find_dependents(index.symbols, [target.path])[:8]
         return TargetContext(
             texts=texts,
@@ -363,6 +364,20 @@ class ReviewLoop:
 
 def _sha(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8", "replace")).hexdigest()
+
+
+def review_request(opts: ReviewOptions, settings: Settings) -> TaskRequest:
+    """The review as a request: what is reviewed, with the settings and the review's flags on
+    top — the test command, the edit format, git and the commit, the test timeout, and
+    ``1 + heal`` tries per proposal (each proposal's goal is the task its solver works on)."""
+    where = ", ".join(opts.targets) or "the repository"
+    task = f"Review {where} and improve it (focus: {opts.focus}), one verified change at a time"
+    tuning = opts.tuning
+    overrides = Overrides(test_cmd=opts.test_cmd, max_iter=1 + tuning.heal,
+                          edit_format=tuning.edit_format, test_timeout=tuning.test_timeout,
+                          no_git=opts.no_git, commit=None if opts.commit else False,
+                          yes=opts.checkpoint.yes)  # fmt: skip
+    return build_request(task, settings, overrides)
 
 
 def run_review(opts: ReviewOptions, *, session: Session, console: Console,

@@ -22,12 +22,16 @@ from patchwright.agent.checker import GateChecker
 from patchwright.agent.context import approx_tokens
 from patchwright.agent.criterion import Criterion
 from patchwright.agent.edit_format import choose_format
-from patchwright.agent.pipeline_solver import SolveOptions
+from patchwright.agent.keeping import Keeper
+from patchwright.agent.pipeline_solver import SolveOptions, Trajectory
 from patchwright.agent.prompts import render
 from patchwright.agent.related_tests import is_test_path
+from patchwright.agent.request import TaskRequest
 from patchwright.agent.session import Session
-from patchwright.agent.solve_types import Decision, SolveResult
+from patchwright.agent.solve_types import Decision, StrategyResult
+from patchwright.agent.task.repo import TaskRepo
 from patchwright.agent.working_copy import WorkingCopy
+from patchwright.llm import OnToken
 from patchwright.modes.review.checker import ReviewChecker
 from patchwright.modes.review.checkpoint import (
     CheckpointDesk,
@@ -38,7 +42,6 @@ from patchwright.modes.review.checkpoint import (
 from patchwright.modes.review.memory import Recall
 from patchwright.modes.review.solver import NothingToPropose, ReviewSolver
 from patchwright.modes.review.targeting import Target
-from patchwright.modes.task.setup import Workspace
 from patchwright.verify import Baseline, TestRun
 from patchwright.workspace.transaction import Transaction
 
@@ -74,8 +77,8 @@ class Tuning:
     heal: int = 2  # repairs after a proposal fails the gates
     regenerate: int = 2  # replies that do not parse or apply, answered and asked again
     smoke_seconds: float | None = 5.0
-    test_timeout: float = 180.0
-    edit_format: str = "auto"
+    test_timeout: float | None = None  # None: [run] test_timeout
+    edit_format: str | None = None  # None: [run] edit_format
 
 
 @dataclass
@@ -117,7 +120,8 @@ def _reply_tokens(fmt: str, text: str) -> int:
 @dataclass
 class Proposer:
     session: Session
-    ws: Workspace
+    repo: TaskRepo
+    request: TaskRequest  # the review's: edit format, test timeout, tries per proposal
     console: Console
     desk: CheckpointDesk
     checkpoint: CheckpointOptions
@@ -125,13 +129,15 @@ class Proposer:
     dependents_of: Callable[[Sequence[str]], list[str]]
     on_pending: Callable[[Proposal, str], None] = lambda proposal, diff: None
     interactive: bool | None = None
-    on_step: Callable[[list[Any], list[dict[str, Any]]], None] | None = None  # trajectory
+    on_step: Trajectory = lambda messages, actions: None  # the trajectory, after each step
+    on_token: OnToken | None = None
 
     def propose(
         self, target: Target, kind: Kind, ctx: TargetContext, baseline: Baseline
     ) -> ProposalOutcome:
         text = ctx.texts.get(target.path, "")
-        fmt = choose_format(self.tuning.edit_format, self.ws.model.name, [text.count("\n")])
+        info = self.session.model.info
+        fmt = choose_format(self.request.edit_format, info.small, [text.count("\n")])
         solver = self._solver(target, kind, ctx, baseline)
         solver.messages.extend([
             {"role": "system", "content": render("system", fmt=fmt)},
@@ -140,7 +146,7 @@ class Proposer:
         opts = SolveOptions(
             solver.goal,
             fmt,
-            max_iter=1 + self.tuning.heal,
+            max_iter=self.request.limits.max_iter,
             reply_tokens=_reply_tokens(fmt, text),
             free_retries=self.tuning.regenerate,
             done=_done(kind, target.path, ctx),
@@ -155,17 +161,17 @@ class Proposer:
     def _solver(
         self, target: Target, kind: Kind, ctx: TargetContext, baseline: Baseline
     ) -> ReviewSolver:
-        ws, session = self.ws, self.session
+        repo, session = self.repo, self.session
         protected = [p for p in ctx.texts if is_test_path(p) and p != target.path]
-        working = WorkingCopy(sorted(ctx.texts), ws.read_file, ws.confine, protected,
+        working = WorkingCopy(sorted(ctx.texts), repo.read_file, repo.confine, protected,
                               [target.path])  # fmt: skip
-        gates = GateChecker(ws.root, session.sandbox, baseline, session.bus, Criterion(),
-                            ws.test_cmd, self.tuning.test_timeout,
+        gates = GateChecker(repo.root, session.sandbox, baseline, session.bus, Criterion(),
+                            repo.test_cmd, self.request.limits.test_timeout,
                             session.command_timeout)  # fmt: skip
         progress = ctx.findings if kind == "bug" else []
         proposal = Proposal(target=target.path, kind=kind)
         checkpoint = make_checkpoint(self.console, self.desk, self.checkpoint, proposal,
-                                     root=ws.root, paths=working.changed_paths,
+                                     root=repo.root, paths=working.changed_paths,
                                      interactive=self.interactive)  # fmt: skip
 
         def approve(diff: str, problems: str = "") -> Decision:
@@ -173,23 +179,21 @@ class Proposer:
             return checkpoint(diff, problems)
 
         solver = ReviewSolver(
-            model=ws.model,
+            model=session.model,
             working=working,
             checker=ReviewChecker(
                 gates, self.dependents_of, self.tuning.smoke_seconds, target.path, progress
             ),
-            new_txn=lambda: Transaction(ws.root),
+            new_txn=lambda: Transaction(repo.root),
             bus=session.bus,
-            approve=approve,
-            on_token=ws.on_token,
+            keeper=Keeper(repo.root, approve, session.bus),
+            on_token=self.on_token,
             proposal=proposal,
             goal=_goal(kind, target, ctx),
             findings=ctx.shown[:15] if kind == "bug" else [],
             failures=ctx.failures if kind == "bug" else "",
+            on_step=self.on_step,
         )
-        if self.on_step is not None:
-            record = self.on_step
-            solver.on_step = lambda: record(list(solver.messages), solver.actions)
         return solver
 
     def _prompt(self, target: Target, kind: Kind, ctx: TargetContext, fmt: str, text: str) -> str:
@@ -206,7 +210,9 @@ class Proposer:
         )  # fmt: skip
 
 
-def _outcome(result: SolveResult, solver: ReviewSolver, kind: Kind, target: str) -> ProposalOutcome:
+def _outcome(
+    result: StrategyResult, solver: ReviewSolver, kind: Kind, target: str
+) -> ProposalOutcome:
     out = ProposalOutcome("failed", kind, target, solver.proposal.rationale,
                           attempts=result.iterations, reason=result.reason)  # fmt: skip
     check = result.check or solver.last_check

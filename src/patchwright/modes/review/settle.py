@@ -13,15 +13,16 @@ from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 
 from patchwright import interrupts
-from patchwright.agent.commit_message import write_commit_message
 from patchwright.agent.related_tests import is_test_path
+from patchwright.agent.task.commit_message import write_commit_message
+from patchwright.agent.task.repo import TaskRepo
 from patchwright.events import EventBus
 from patchwright.index import RepoIndex, Ripple
+from patchwright.llm import Model
 from patchwright.modes.review.files import ReviewPaths, cut_diff, failed_entry
 from patchwright.modes.review.memory import ReviewMemory
 from patchwright.modes.review.propose import ProposalOutcome
 from patchwright.modes.review.targeting import CascadeItem
-from patchwright.modes.task.setup import Workspace
 from patchwright.workspace.undo import undo
 
 PENDING = {"feature": "FEATURE.md"}  # other kinds: PEER_REVIEW.md
@@ -35,7 +36,8 @@ def pending_name(kind: str) -> str:
 
 @dataclass
 class Settler:
-    ws: Workspace
+    repo: TaskRepo
+    model: Model
     paths: ReviewPaths
     memory: ReviewMemory
     bus: EventBus
@@ -47,20 +49,20 @@ class Settler:
         try:
             interrupts.check()
             message = ""
-            if self.commit and self.ws.git is not None:
+            if self.commit and self.repo.git is not None:
                 task = outcome.rationale or f"review of {outcome.target}"
-                message = write_commit_message(self.ws.model, task, outcome.diff, bus=self.bus)
+                message = write_commit_message(self.model, task, outcome.diff, bus=self.bus)
             interrupts.check()
             with interrupts.held():
                 if message:
-                    sha = self.ws.commit(message, outcome.files, notes)
+                    sha = self.repo.commit(message, outcome.files, notes)
                 outcome.commit = sha
                 self.memory.record_change(paths=outcome.files, kind=outcome.kind,
                                           rationale=outcome.rationale, diff=outcome.diff,
                                           commit=sha)  # fmt: skip
         except BaseException as exc:  # a stop or a crash before the commit lands keeps nothing
-            if sha is None and (self.commit and self.ws.git is not None):
-                undo(self.ws.root, 1)
+            if sha is None and (self.commit and self.repo.git is not None):
+                undo(self.repo.root, 1)
                 why = "stopped" if isinstance(exc, KeyboardInterrupt) else f"{type(exc).__name__}"
                 self.bus.emit("txn.undo", reason=f"{why} before the change was committed")
                 outcome.status, outcome.reason = "skipped", f"{why} before it was committed"

@@ -6,8 +6,8 @@
   failing tests): then the model is shown them once more and asked to fix one, and only a
   second "nothing" ends it (a small model often answers NO_ISSUES to a file whose tests fail).
 * The goal of a repair is the proposal itself: once the model has said what it changes and
-  why, that rationale joins the goal every repair prompt repeats (PyOB's context-aware
-  repair knows what the change was for).
+  why, that rationale joins the goal every repair prompt repeats (``_goal``; PyOB's
+  context-aware repair knows what the change was for).
 * Instructions the user adds at the checkpoint reach the next reply.
 """
 
@@ -69,8 +69,13 @@ class ReviewSolver(PipelineSolver):
         rationale = rationale_of(reply.text)
         if rationale and phase in ("edit", "edit-retry", "candidate"):
             self.proposal.rationale = rationale
-            opts.task = f"{self.goal}\nThe change you proposed: {rationale}"
         return reply
+
+    def _goal(self, opts: SolveOptions) -> str:
+        """The review's goal, and once the model said it, what its change is for."""
+        rationale = self.proposal.rationale
+        goal = self.goal or opts.task
+        return f"{goal}\nThe change you proposed: {rationale}" if rationale else goal
 
     def _unless_nothing(
         self, reply: Reply, opts: SolveOptions, phase: str, temperature: float | None

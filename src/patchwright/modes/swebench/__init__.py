@@ -18,6 +18,6 @@ Follow an instance through it:
 9. :mod:`.result` — what the instance produced; :mod:`.eval` — grading predictions the
    official way.
 
-May import: :mod:`patchwright.modes.task`, ``agent``, ``envs``, ``config``, ``events`` and
+May import: :mod:`patchwright.modes.terminal`, ``agent``, ``envs``, ``config``, ``events`` and
 the leaf packages — no other room, no ``ui``, ``cli`` or ``commands``.
 """

@@ -51,6 +51,7 @@ def run_command(
     common: Common, *, output: Path, model: str | None, strategy: str, candidates: int,
     max_iter: int, workers: int, ray_address: str | None, cpus: float, memory: float | None,
     timeout: float, test_timeout: float, max_lines: int, max_files: int, redo_errors: bool = False,
+    plan: bool | None = None,
 ) -> int:  # fmt: skip
     console = Console(stderr=True)
     instances = _load(common, console)
@@ -61,9 +62,8 @@ def run_command(
     except ConfigError as exc:
         console.print(f"[red]error:[/] {exc}")
         return 2
-    opts = SolveOptions(
-        model, strategy, candidates, max_iter, test_timeout, Caps(max_lines, max_files)
-    )
+    opts = SolveOptions(model=model, strategy=strategy, candidates=candidates, max_iter=max_iter,
+                        plan=plan, test_timeout=test_timeout, caps=Caps(max_lines, max_files))  # fmt: skip
     batch = BatchOptions(workers, ray_address, cpus, memory, timeout, redo_errors)
     try:
         tally = run_batch(

@@ -19,7 +19,7 @@ from patchwright.agent.session import Session
 from patchwright.config import Settings
 from patchwright.envs import EnvironmentUnavailable, test_files_of
 from patchwright.events import EventBus, JsonlWriter
-from patchwright.modes.swebench.agent_candidates import agent_candidates
+from patchwright.modes.swebench.agent_candidates import AgentUsage, agent_candidates
 from patchwright.modes.swebench.instances import Instance
 from patchwright.modes.swebench.localise import Signals, Suspect, fuse, gold, rank_of
 from patchwright.modes.swebench.localise import traceback_functions as frames_of
@@ -46,8 +46,9 @@ STRATEGIES = ("pipeline", "agent")
 class SolveOptions:
     model: str | None = None  # a model spec, or "gold"
     strategy: str = "pipeline"
-    candidates: int = 2
-    max_iter: int = 2
+    candidates: int = 2  # candidates per round (agent: runs of the agent)
+    max_iter: int = 2  # rounds of candidates
+    plan: bool | None = None  # agent: run the planner (None: [agent] plan)
     test_timeout: float = 900.0
     caps: Caps = field(default_factory=Caps)
     suspects: int = 7
@@ -108,7 +109,7 @@ def _solve(
     instance = prepared.instance
     if opts.strategy not in STRATEGIES:
         raise EnvironmentUnavailable(f"--strategy {opts.strategy}: use pipeline or agent")
-    agent_usage = [0, 0, 0]  # tokens in, out, steps: each agent run starts its ledger anew
+    agent_usage = AgentUsage()  # each agent run starts the session's ledger anew
     model = _model_spec(opts, instance, prepared.home)
     session = Session(settings, prepared.repo, model=model, bus=bus, environment=prepared.env)
     try:
@@ -128,7 +129,9 @@ def _solve(
         result.completion_tokens = usage.usage.completion_tokens
         result.cost = usage.cost
         if opts.strategy == "agent" and opts.model != GOLD:
-            result.prompt_tokens, result.completion_tokens, result.agent_steps = agent_usage
+            result.prompt_tokens = agent_usage.prompt_tokens
+            result.completion_tokens = agent_usage.completion_tokens
+            result.agent_steps = agent_usage.steps
         session.close()
 
 
@@ -197,7 +200,7 @@ def _failure_excerpt(report: TestReport, chars: int = 1500) -> str:
 
 def _propose_and_test(
     prepared: Prepared, session: Session, opts: SolveOptions, suspects: list[Suspect],
-    baseline: TestReport, bus: EventBus, agent_usage: list[int],
+    baseline: TestReport, bus: EventBus, agent_usage: AgentUsage,
 ) -> tuple[Trial | None, list[Trial], list[Candidate]]:  # fmt: skip
     instance = prepared.instance
     if opts.model == GOLD:
@@ -218,7 +221,7 @@ def _propose_and_test(
             test_cmd = prepared.spec.test_command(test_files_of(instance.test_patch))
             candidates = agent_candidates(session, prompt, k=opts.candidates, first=first,
                                           test_cmd=test_cmd, test_timeout=opts.test_timeout,
-                                          usage=agent_usage)  # fmt: skip
+                                          plan=opts.plan, usage=agent_usage)  # fmt: skip
         else:
             candidates = model_candidates(session, prompt, k=opts.candidates, first=first)
         for c in candidates:

@@ -11,9 +11,9 @@ import socket
 import threading
 import time
 
+from patchwright.agent.request import RunError
 from patchwright.modes.review.checkpoint import CheckpointDesk
 from patchwright.modes.review.state import ReviewState
-from patchwright.modes.task.setup import RunError
 from patchwright.ui.dashboard.app import build_app
 from patchwright.ui.dashboard.hub import Hub
 

@@ -21,7 +21,7 @@ from patchwright.llm import Message
 from patchwright.modes.chat.commands.base import ChatParts, CommandError, CommandSet
 from patchwright.modes.chat.context import gather
 from patchwright.modes.chat.state import ChatState
-from patchwright.modes.chat.turns import do_task, task_options, timed
+from patchwright.modes.chat.turns import do_task, task_request, timed
 from patchwright.verify.detect import detect_test_command
 from patchwright.workspace.files import list_files
 
@@ -171,8 +171,7 @@ def apply_cmd(chat: ChatParts, args: str) -> None:
     request = render("plan_task", plan=plan, checks=plan.post_checks).strip()
     include = [p for p in [*(e.path for e in plan.edits if e.action != "create"), *plan.files_to_read]
                if p not in state.files]  # fmt: skip
-    opts = task_options(state, request, done_when=checks)
-    opts.include = [*opts.include, *dict.fromkeys(include)]
-    summary = do_task(state, chat.ui, request, opts)
+    task = task_request(state, request, done_when=checks, include=include)
+    summary = do_task(state, chat.ui, request, task)
     if summary.outcome in ("solved", "unverified"):
         state.plan = None

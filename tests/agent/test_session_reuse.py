@@ -7,12 +7,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console
-
+from patchwright.agent.request import Overrides, build_request
 from patchwright.agent.session import Session
+from patchwright.agent.solve import solve
 from patchwright.config import Settings
-from patchwright.modes.task.options import RunOptions
-from patchwright.modes.task.runner import run_task
 
 FIX = (
     "shop/pricing.py\n```python\n<<<<<<< SEARCH\n    return price * percent / 100\n=======\n"
@@ -31,16 +29,10 @@ def test_two_tasks_share_the_model_and_keep_separate_records(
     settings = Settings.model_validate({"model": {"name": f"scripted:{replies}"}})
     session = Session(settings, shop_repo)
     model = session.model
-    first = run_task(
-        RunOptions(shop_repo, "tests/test_pricing.py fails; fix it", yes=True),
-        console=Console(quiet=True),
-        session=session,
-    )
-    second = run_task(
-        RunOptions(shop_repo, "Say more in the module docstring of shop/pricing.py", yes=True),
-        console=Console(quiet=True),
-        session=session,
-    )
+    yes = Overrides(yes=True)
+    first = solve(session, build_request("tests/test_pricing.py fails; fix it", settings, yes))
+    doc = "Say more in the module docstring of shop/pricing.py"
+    second = solve(session, build_request(doc, settings, yes))
     assert session.model is model
     assert (first.outcome, second.outcome) == ("solved", "unverified")  # no test for prose
     assert first.calls == 2 and second.calls == 2  # the ledger restarts per task

@@ -1,4 +1,5 @@
-"""The run's view of the repository: the Session's index, built or refreshed on first use."""
+"""The task's view of the repository: the Session's index, built or refreshed on first use,
+ranking files and giving the outline for a task."""
 
 from __future__ import annotations
 
@@ -6,11 +7,11 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from patchwright.agent.context import index_ranked, repo_outline
 from patchwright.agent.session import Session
 from patchwright.cli import app
 from patchwright.config import Settings
 from patchwright.events import EventBus
-from patchwright.modes.task.setup import Workspace
 
 
 def _repo(tmp_path: Path) -> Path:
@@ -24,22 +25,20 @@ def _repo(tmp_path: Path) -> Path:
     return repo
 
 
-def _workspace(repo: Path, tmp_path: Path, bus: EventBus | None = None) -> Workspace:
+def _session(repo: Path, tmp_path: Path, bus: EventBus | None = None) -> Session:
     replies = tmp_path / "replies.jsonl"
     replies.write_text('{"content": "x"}\n')
     settings = Settings.model_validate({"model": {"name": f"scripted:{replies}"}})
-    session = Session(settings, repo, bus=bus)
-    return Workspace(repo, session.model, None, None, index=lambda: session.index)
+    return Session(settings, repo, bus=bus)
 
 
 def test_the_index_is_built_on_first_use_with_progress(tmp_path: Path) -> None:
     repo = _repo(tmp_path)
     bus, kinds = EventBus(), list[str]()
     bus.subscribe(lambda e: kinds.append(e.kind))
-    ws = _workspace(repo, tmp_path, bus)
-    assert ws.index_ranked("compute_invoice_total returns the wrong invoice total")[0] == (
-        "pkg/billing.py"
-    )
+    session = _session(repo, tmp_path, bus)
+    task = "compute_invoice_total returns the wrong invoice total"
+    assert index_ranked(session.index, task)[0] == "pkg/billing.py"
     assert kinds[0] == "index.start" and "index.progress" in kinds and "index.done" in kinds
     assert (repo / ".patchwright" / "cache" / "symbols.sqlite").is_file()
 
@@ -48,6 +47,6 @@ def test_an_index_refreshes_what_changed_and_gives_a_map(tmp_path: Path) -> None
     repo = _repo(tmp_path)
     assert CliRunner().invoke(app, ["index", "--repo", str(repo)]).exit_code == 0
     (repo / "pkg" / "tax.py").write_text("def vat_rate(country):\n    return 0.2\n")
-    ws = _workspace(repo, tmp_path)
-    assert ws.index_ranked("vat_rate is wrong for France")[0] == "pkg/tax.py"
-    assert "compute_invoice_total" in ws.repo_map("compute_invoice_total is wrong")
+    session = _session(repo, tmp_path)
+    assert index_ranked(session.index, "vat_rate is wrong for France")[0] == "pkg/tax.py"
+    assert "compute_invoice_total" in repo_outline(session.index, "compute_invoice_total is wrong")

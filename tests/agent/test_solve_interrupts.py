@@ -1,5 +1,5 @@
 """A stop whose KeyboardInterrupt Python swallowed (inside a finaliser or an at-fork hook)
-still stops the run and leaves the repository as it was."""
+still stops ``solve`` and leaves the repository as it was."""
 
 from __future__ import annotations
 
@@ -10,12 +10,14 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from rich.console import Console
 
 from patchwright import interrupts
+from patchwright.agent.request import Overrides, build_request
+from patchwright.agent.session import Session
+from patchwright.agent.solve import solve
+from patchwright.agent.solve_types import SolveResult
+from patchwright.config import Settings
 from patchwright.events import Event, EventBus
-from patchwright.modes.task.options import RunOptions, RunSummary
-from patchwright.modes.task.runner import run_task
 
 pytestmark = pytest.mark.filterwarnings("ignore::pytest.PytestUnraisableExceptionWarning")
 
@@ -38,7 +40,7 @@ def restore_handlers() -> Iterator[None]:
     signal.signal(signal.SIGTERM, before)
 
 
-def run_with_lost_sigterm(repo: Path, replies: Path, on: str) -> RunSummary:
+def run_with_lost_sigterm(repo: Path, replies: Path, on: str) -> SolveResult:
     """Runs the task; when the event ``on`` fires, SIGTERM arrives and its exception is lost."""
 
     def listener(event: Event) -> None:
@@ -47,9 +49,10 @@ def run_with_lost_sigterm(repo: Path, replies: Path, on: str) -> RunSummary:
 
     bus = EventBus()
     bus.subscribe(listener)
-    opts = RunOptions(repo=repo, task=TASK, model=f"scripted:{replies}", yes=True)
+    settings = Settings.model_validate({"model": {"name": f"scripted:{replies}"}})
+    request = build_request(TASK, settings, Overrides(yes=True))
     with interrupts.stop_on_signals():
-        return run_task(opts, bus=bus, console=Console(quiet=True))
+        return solve(Session(settings, repo, bus=bus), request)
 
 
 @pytest.mark.parametrize(

@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from patchwright.agent.request import RunError
 from patchwright.agent.session import Session
-from patchwright.modes.task.setup import RunError
 from patchwright.sandbox import ExecResult
 from patchwright.verify import Baseline
 from patchwright.verify.tools import could_not_start

@@ -1,8 +1,10 @@
-"""Asking the user to approve a verified change: apply / open in $EDITOR / regenerate / skip.
+"""Asking the person at the terminal: approve a verified change (apply / open in $EDITOR /
+regenerate / skip), run a command the policy rates "ask".
 
-``--yes`` approves everything; ``--approve-timeout S`` proceeds after S seconds without an
-answer (PyOB's human checkpoint). Without a terminal and without either, the run refuses to
-start rather than hang (see :func:`check_can_approve`).
+``--yes`` approves every verified change; ``--approve-timeout S`` proceeds after S seconds
+without an answer (PyOB's human checkpoint). Without a terminal and without either, the run
+refuses to start rather than hang (see :func:`check_can_approve`). :class:`TerminalPerson` is
+what ``run`` and chat give :func:`patchwright.agent.solve.solve`.
 """
 
 from __future__ import annotations
@@ -18,7 +20,9 @@ from pathlib import Path
 from rich.console import Console
 from rich.syntax import Syntax
 
+from patchwright.agent.request import Approval
 from patchwright.agent.solve_types import Approver, Decision
+from patchwright.agent.tools.bench import CommandApprover
 
 
 class ApprovalUnavailable(Exception):
@@ -51,7 +55,7 @@ def make_approver(
     root: Path,
     paths: Callable[[], Sequence[str]],
 ) -> Approver:
-    """An approver for :class:`patchwright.agent.pipeline_solver.PipelineSolver`."""
+    """Shows the diff and asks (``paths``: the files the change touches, for $EDITOR)."""
 
     def approve(diff: str, problems: str = "") -> Decision:
         if yes:
@@ -99,7 +103,7 @@ def _ask(console: Console, timeout: float | None, *, can_apply: bool) -> str | N
     return read_answer(timeout)
 
 
-def make_command_approver(console: Console, *, yes: bool) -> Callable[[str, str], bool]:
+def make_command_approver(console: Console, *, yes: bool) -> CommandApprover:
     """Asks before the agent runs a command the policy rates ``ask`` (installing packages,
     network tools, writes outside the repository...). Unattended (``--yes`` or no terminal)
     such commands do not run: approving changes is not approving arbitrary commands."""
@@ -113,3 +117,19 @@ def make_command_approver(console: Console, *, yes: bool) -> Callable[[str, str]
         return (read_answer(None) or "n") in ("y", "yes")
 
     return approve
+
+
+class TerminalPerson:
+    """The person at the terminal (``console`` and standard input), as the request's
+    ``approval`` settings say: a :class:`patchwright.agent.solve_types.Person`."""
+
+    def __init__(self, console: Console, approval: Approval) -> None:
+        self.console = console
+        self.approval = approval
+
+    def change_approver(self, root: Path, paths: Callable[[], Sequence[str]]) -> Approver:
+        yes, timeout = self.approval.yes, self.approval.timeout
+        return make_approver(self.console, yes=yes, timeout=timeout, root=root, paths=paths)
+
+    def command_approver(self) -> CommandApprover:
+        return make_command_approver(self.console, yes=self.approval.yes)

@@ -1,0 +1,194 @@
+"""What a task is asked with: one typed ``TaskRequest``, built in one place.
+
+:func:`build_request` is the only place a request is made: the layered ``Settings`` (built-in
+defaults < user config < repository config < environment) with what the command line or a
+mode says over them (``Overrides``) on top. Every mode — ``run``, chat's tasks, ``review``,
+SWE-bench's agent candidates — builds its request here, so a setting cannot be read by one
+mode and dropped by another, and a default is written once (in ``patchwright.config``).
+
+:func:`choose_strategy` picks the strategy from the model's catalog entry (``auto``: the
+agent for models with native tool calls that are not small), and :func:`check_fits` refuses,
+before anything runs, a setting the chosen strategy cannot honour.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
+from typing import Literal, TypeVar, get_args
+
+from patchwright.agent.edit_format import FORMATS
+from patchwright.config import Settings
+from patchwright.llm import ModelInfo
+
+Strategy = Literal["auto", "pipeline", "agent"]
+Chosen = Literal["pipeline", "agent"]
+STRATEGIES: tuple[str, ...] = get_args(Strategy)
+_T = TypeVar("_T")
+
+
+class RunError(Exception):
+    """A usage or configuration problem: the task did not start (exit code 2)."""
+
+
+@dataclass(frozen=True)
+class Overrides:
+    """What the command line (or a mode) says over the settings. ``None`` (or empty) leaves
+    the setting as configured; each field is named after its flag."""
+
+    test_cmd: str | None = None
+    done_when: Sequence[str] = ()
+    strategy: str | None = None
+    max_iter: int | None = None
+    candidates: int | None = None  # None: auto
+    plan: bool | None = None
+    max_rejections: int | None = None
+    edit_format: str | None = None
+    include: Sequence[str] = ()
+    test_timeout: float | None = None
+    branch: bool | None = None
+    no_git: bool = False
+    commit: bool | None = None
+    yes: bool = False
+    approve_timeout: float | None = None
+    push: bool = False
+    pr: bool = False
+
+    def given(self) -> frozenset[str]:
+        """The flags set here (not left to the settings), for messages that name them."""
+        unset: tuple[object, ...] = (None, (), [], False)
+        return frozenset(
+            "--" + f.name.replace("_", "-")
+            for f in fields(self)
+            if getattr(self, f.name) not in unset
+        )
+
+
+@dataclass(frozen=True)
+class Limits:
+    """How much a strategy may try. No defaults here: they are the settings'."""
+
+    max_iter: int  # pipeline: iterations; agent: coder rounds (a change judged each)
+    candidates: int | None  # pipeline: replies sampled per iteration; None: auto
+    plan: bool  # agent: the planner runs first
+    max_rejections: int  # agent: times the change may be sent back to the coder
+    test_timeout: float  # seconds one run of the tests may take
+
+
+@dataclass(frozen=True)
+class GitChoices:
+    use_git: bool = True  # False: a plain directory, the journal only
+    branch: bool = False  # work on a new patchwright/<task> branch
+    commit: bool = True  # commit the kept change
+    push: bool = False
+    pr: bool = False
+
+
+@dataclass(frozen=True)
+class Approval:
+    yes: bool = False  # apply verified changes without asking
+    timeout: float | None = None  # apply after this many seconds without an answer
+
+
+@dataclass(frozen=True)
+class TaskRequest:
+    """One task as asked (see the module docstring); make it with :func:`build_request`.
+
+    ``hand_back``: the verified change is not kept — it comes back in the result (its bytes
+    and diff) with the repository as it was (SWE-bench judges its candidates itself)."""
+
+    task: str
+    limits: Limits
+    test_cmd: str | None = None
+    done_when: tuple[str, ...] = ()
+    strategy: Strategy = "auto"
+    edit_format: str = "auto"
+    include: tuple[str, ...] = ()
+    git: GitChoices = field(default_factory=GitChoices)
+    approval: Approval = field(default_factory=Approval)
+    hand_back: bool = False
+    given: frozenset[str] = frozenset()  # the flags the caller set, for messages
+
+
+def build_request(
+    task: str, settings: Settings, overrides: Overrides | None = None, *, hand_back: bool = False
+) -> TaskRequest:
+    """The request for ``task``: ``settings`` with ``overrides`` on top. Raises
+    :class:`RunError` for a value no strategy could use."""
+    over = overrides or Overrides()
+    run, agent = settings.run, settings.agent
+    limits = Limits(
+        max_iter=_at_least_one("--max-iter", _pick(over.max_iter, run.max_iter)),
+        candidates=None if over.candidates is None else _at_least_one("--candidates", over.candidates),
+        plan=_pick(over.plan, agent.plan),
+        max_rejections=_pick(over.max_rejections, agent.max_rejections),
+        test_timeout=_pick(over.test_timeout, run.test_timeout),
+    )  # fmt: skip
+    if limits.test_timeout <= 0:
+        raise RunError(f"--test-timeout {limits.test_timeout:g}: give a positive number of seconds")
+    return TaskRequest(
+        task=task,
+        limits=limits,
+        test_cmd=over.test_cmd or run.test_cmd,
+        done_when=tuple(over.done_when),
+        strategy=_strategy(_pick(over.strategy, agent.strategy)),
+        edit_format=_edit_format(_pick(over.edit_format, run.edit_format)),
+        include=tuple(dict.fromkeys(over.include)),
+        git=GitChoices(
+            use_git=not over.no_git,
+            branch=_pick(over.branch, run.branch),
+            commit=_pick(over.commit, run.commit) and not hand_back,
+            push=over.push,
+            pr=over.pr,
+        ),
+        approval=Approval(yes=over.yes, timeout=over.approve_timeout),
+        hand_back=hand_back,
+        given=over.given(),
+    )
+
+
+def _pick(given: _T | None, setting: _T) -> _T:
+    return setting if given is None else given
+
+
+def _at_least_one(flag: str, value: int) -> int:
+    if value < 1:
+        raise RunError(f"{flag} {value}: give a positive number")
+    return value
+
+
+def _strategy(value: str) -> Strategy:
+    for strategy in get_args(Strategy):
+        if value == strategy:
+            return strategy  # type: ignore[no-any-return]
+    raise RunError(f"--strategy {value}: use one of {', '.join(STRATEGIES)}")
+
+
+def _edit_format(value: str) -> str:
+    if value not in FORMATS:
+        raise RunError(f"--edit-format {value}: use one of {', '.join(FORMATS)}")
+    return value
+
+
+def choose_strategy(requested: Strategy, info: ModelInfo) -> Chosen:
+    """``auto``: the agent for a model whose catalog entry has native tool calls and is not
+    small; the pipeline otherwise (a small model cannot drive tools reliably)."""
+    if requested != "auto":
+        return requested
+    return "agent" if info.tools and not info.small else "pipeline"
+
+
+def check_fits(request: TaskRequest, strategy: Chosen, info: ModelInfo) -> None:
+    """Refuse (:class:`RunError`) a setting the chosen strategy cannot honour, naming both."""
+    candidates = request.limits.candidates
+    if strategy == "agent" and candidates is not None and candidates > 1:
+        why = (
+            "--strategy agent"
+            if request.strategy == "agent"
+            else f"auto chose it for {info.spec}, a model that drives tools"
+        )
+        raise RunError(
+            f"--candidates {candidates} samples several replies per iteration, which only the "
+            f"pipeline strategy does; the agent strategy ({why}) makes one change at a time: "
+            "leave --candidates out, or pass --strategy pipeline"
+        )

@@ -1,0 +1,135 @@
+"""``solve(session, request) -> SolveResult``: one task, end to end — the one entry every
+mode calls (``run``, chat's tasks, SWE-bench's agent candidates).
+
+Read it top to bottom:
+
+1. :func:`~patchwright.agent.task.repo.open_repo` — git state as the request says (a new
+   branch, the user's uncommitted files), the test command.
+2. :func:`~patchwright.agent.request.choose_strategy` from the model's catalog entry, and
+   :func:`~patchwright.agent.request.check_fits`: a setting the strategy cannot honour stops
+   the task here (:class:`RunError`, exit 2), before anything runs.
+3. :func:`~patchwright.agent.task.prepare.prepare` — the baseline, what "done" means (the
+   criterion, shown to the user), the read-only tests, the gates.
+4. The strategy wired (:mod:`~patchwright.agent.task.pipeline_strategy` or
+   :mod:`~patchwright.agent.task.agent_strategy`) and run; it keeps its change through
+   :mod:`~patchwright.agent.keeping` (approval, the person's own edit, the transaction).
+5. :func:`~patchwright.agent.task.land.land` — the commit and its publishing, or the change
+   handed back.
+6. The run record (``run.start`` … ``run.end``, ``summary.json``), written in a ``finally``.
+
+A gate that could not run ends the task ``error`` with the reason; a stop ends it
+``interrupted`` with the repository restored; a crash still leaves a record and a restored
+repository. Nothing is kept that was not checked.
+"""
+
+from __future__ import annotations
+
+import time
+
+from patchwright.agent.checker import GatesCouldNotRun
+from patchwright.agent.record import RunRecord
+from patchwright.agent.request import RunError, TaskRequest, check_fits, choose_strategy
+from patchwright.agent.session import Session
+from patchwright.agent.solve_types import Person, SolveResult, Unattended
+from patchwright.agent.task.agent_strategy import build_agent
+from patchwright.agent.task.land import land
+from patchwright.agent.task.pipeline_strategy import build_pipeline
+from patchwright.agent.task.prepare import prepare
+from patchwright.agent.task.repo import TaskRepo, open_repo
+from patchwright.llm import CapExceeded, OnToken, redact
+
+
+def solve(
+    session: Session,
+    request: TaskRequest,
+    *,
+    person: Person | None = None,
+    on_token: OnToken | None = None,
+) -> SolveResult:
+    """Solve ``request`` in the session's repository (see the module docstring). ``person``
+    approves changes and commands (default: nobody, which needs ``--yes``); ``on_token``
+    sees the model's replies as they stream. Raises :class:`RunError` when the task cannot
+    start; every other ending is in the result."""
+    started = time.monotonic()
+    if person is None:
+        person = _unattended(request)
+    session.recover()
+    repo = open_repo(session, request)
+    record = RunRecord(repo.root, redact=redact)
+    result = SolveResult("failed", record.run_id)
+    bus = session.bus
+    stop_recording = bus.subscribe(record.on_event)
+    session.start_task()
+    ignored = session.settings.ignored  # the repository config's untrusted keys, left out
+    bus.emit("run.start", run_id=record.run_id, task=request.task, model=session.model.name,
+             **({"ignored_settings": list(ignored)} if ignored else {}))  # fmt: skip
+    try:
+        _solve(session, request, repo, person, record, result, on_token)
+    except KeyboardInterrupt as stop:
+        by = f"stopped by {stop.args[0]}" if stop.args else "interrupted by the user"
+        kept = f" after committing {result.commit[:12]}" if result.commit else ""
+        result.outcome = "interrupted"
+        result.reason = f"{by}{kept}; " + ("not pushed" if kept else "repository restored")
+    except CapExceeded as exc:  # checked before each call: nothing is half-written
+        result.outcome, result.reason = "failed", f"{exc.cap} cap reached: {exc}"
+    except GatesCouldNotRun as exc:  # the change was rolled back: nothing unchecked is kept
+        result.outcome, result.reason = "error", str(exc)
+        result.gates = exc.check.gate_statuses
+    except RunError as exc:
+        result.outcome, result.reason = "error", str(exc)
+        raise
+    except Exception as exc:  # a crash must still leave a record and a restored repo
+        result.outcome, result.reason = "error", f"{type(exc).__name__}: {exc}"
+    finally:
+        _finish(session, request, record, result, started)
+        stop_recording()
+    return result
+
+
+def _unattended(request: TaskRequest) -> Person:
+    if not request.approval.yes:
+        raise RunError(
+            "nobody can approve the change: pass --yes to apply verified changes unattended"
+        )
+    return Unattended()
+
+
+def _solve(
+    session: Session, request: TaskRequest, repo: TaskRepo, person: Person, record: RunRecord,
+    result: SolveResult, on_token: OnToken | None,
+) -> None:  # fmt: skip
+    info = session.model.info
+    strategy = choose_strategy(request.strategy, info)
+    check_fits(request, strategy, info)
+    session.bus.emit("strategy.chosen", strategy=strategy, requested=request.strategy)
+    ground = prepare(session, repo, request)
+    result.criterion = ground.criterion.to_json()
+    result.notes.extend(ground.criterion.notes)
+    build = build_agent if strategy == "agent" else build_pipeline
+    wired = build(session, repo, request, ground, record, person, on_token)
+    result.strategy, result.edit_format = wired.strategy, wired.edit_format
+    result.candidates = wired.candidates
+    solved = wired.run()
+    result.take(solved)
+    if solved.outcome in ("solved", "unverified"):
+        note = solved.check.unproved_note() if solved.check else None
+        result.notes.extend([note] if note else [])
+        land(session, repo, request, solved, result)
+        result.outcome = solved.outcome
+
+
+def _finish(
+    session: Session, request: TaskRequest, record: RunRecord, result: SolveResult,
+    started: float,
+) -> None:  # fmt: skip
+    usage = session.usage
+    result.prompt_tokens = usage.usage.prompt_tokens
+    result.completion_tokens = usage.usage.completion_tokens
+    result.cost, result.calls = usage.cost, usage.calls
+    result.temperatures = [call.temperature for call in session.model.calls]
+    result.seconds = time.monotonic() - started
+    session.bus.emit("run.end", **result.to_json(), notes=result.notes)
+    record.write_summary({**result.to_json(), "diff": result.diff,
+                          "edit_format": result.edit_format, "first_try": result.first_try,
+                          "notes": result.notes, "gates": result.gates, "task": request.task,
+                          "model": session.model.name})  # fmt: skip
