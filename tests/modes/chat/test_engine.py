@@ -19,7 +19,7 @@ from patchwright.modes.chat.commands.base import from_phrase
 from patchwright.modes.chat.engine import Chat
 from patchwright.modes.chat.history import Conversation
 from patchwright.modes.chat.state import ChatOptions, open_chat
-from patchwright.modes.chat.turns import is_question
+from patchwright.modes.chat.turns import is_question, task_request
 from patchwright.modes.chat.ui import AllowAlways
 
 Script = Callable[[list[str]], Path]
@@ -238,3 +238,25 @@ def test_model_switches_within_the_session_and_a_bad_name_keeps_the_old_one(
     assert "from the other model" in ui.text
     chat.handle("/model nosuchprovider:x")
     assert f"(the session keeps scripted:{other})" in ui.text
+
+
+def test_a_chat_task_is_asked_with_the_settings_and_the_chats_flags(
+    shop_repo: Path, script: Script
+) -> None:
+    """[run] and [agent] reach chat's tasks as they reach run's (one request builder)."""
+    config = shop_repo / ".patchwright" / "config.toml"
+    config.parent.mkdir(exist_ok=True)
+    config.write_text(
+        '[run]\nmax_iter = 7\nedit_format = "udiff"\n'
+        '[agent]\nstrategy = "agent"\nplan = false\nmax_rejections = 5\n'
+    )
+    state = open_chat(ChatOptions(repo=shop_repo, model=f"scripted:{script(['x'])}"))
+    state.files = ["shop/pricing.py"]
+    request = task_request(state, "fix the discount", done_when=["pytest -q"])
+    assert (request.limits.max_iter, request.edit_format, request.strategy) == (7, "udiff", "agent")
+    assert (request.limits.plan, request.limits.max_rejections) == (False, 5)
+    assert request.include == ("shop/pricing.py",) and request.done_when == ("pytest -q",)
+    flags = open_chat(ChatOptions(repo=shop_repo, model=f"scripted:{script(['x'])}", max_iter=2,
+                                  no_commit=True))  # fmt: skip
+    request = task_request(flags, "fix the discount")
+    assert request.limits.max_iter == 2 and not request.git.commit

@@ -8,11 +8,14 @@ from pathlib import Path
 
 import pytest
 
+from patchwright.config import Settings
 from patchwright.events import EventBus
 from patchwright.index.model import Definition, FileSymbols
 from patchwright.modes.review.checkpoint import CheckpointDesk
 from patchwright.modes.review.files import ReviewPaths, cut_diff, recent_entries
 from patchwright.modes.review.findings import Finding, Findings, lazy_patterns
+from patchwright.modes.review.loop import ReviewOptions, review_request
+from patchwright.modes.review.propose import Tuning
 from patchwright.modes.review.solver import rationale_of, says_nothing
 from patchwright.modes.review.state import ReviewState
 from patchwright.modes.review.targeting import CascadeItem, History, candidates, choose
@@ -177,3 +180,27 @@ def test_the_live_state_follows_the_loops_events() -> None:
 @pytest.mark.parametrize("text", ["", "# just a title\n"])
 def test_recent_entries_of_an_empty_record_are_empty(text: str) -> None:
     assert recent_entries(text, 3, 100) == ""
+
+
+def test_the_review_asks_with_a_real_request_from_the_settings_and_its_flags() -> None:
+    settings = Settings.model_validate(
+        {"run": {"edit_format": "whole", "commit": False, "test_cmd": "pytest -x",
+                 "test_timeout": 60}}
+    )  # fmt: skip
+    request = review_request(ReviewOptions(Path("."), targets=["app"], focus="bugs"), settings)
+    assert "Review app" in request.task and "bugs" in request.task
+    assert (request.edit_format, request.git.commit, request.test_cmd) == (
+        "whole",
+        False,
+        "pytest -x",
+    )
+    assert (request.limits.test_timeout, request.limits.max_iter) == (60, 3)  # 1 + heal 2
+    flags = ReviewOptions(Path("."), test_cmd="make test", no_git=True,
+                          tuning=Tuning(heal=0, edit_format="diff", test_timeout=5))  # fmt: skip
+    request = review_request(flags, settings)
+    assert (request.edit_format, request.test_cmd, request.git.use_git) == (
+        "diff",
+        "make test",
+        False,
+    )
+    assert (request.limits.test_timeout, request.limits.max_iter) == (5, 1)

@@ -6,6 +6,7 @@ import json
 import subprocess
 from typing import Any
 
+import pytest
 from swebench_case import FIX, reply, script, where_for
 
 from patchwright.config import Settings
@@ -120,8 +121,13 @@ def call(name: str, **arguments: Any) -> dict[str, Any]:
     }
 
 
+@pytest.mark.parametrize(
+    ("plan", "agent_settings"),
+    [(False, {}), (None, {"plan": False})],
+    ids=["--no-plan", "[agent] plan = false"],
+)
 def test_the_agent_strategy_proposes_a_candidate_that_tnr_verifies(
-    calc_world: dict[str, Any], settings: Settings
+    calc_world: dict[str, Any], plan: bool | None, agent_settings: dict[str, Any]
 ) -> None:
     fix = "calc/ops.py\n<<<<<<< SEARCH\n" + FIX[0] + "\n=======\n" + FIX[1] + "\n>>>>>>> REPLACE\n"
     model = script(calc_world["tmp"], [
@@ -129,12 +135,13 @@ def test_the_agent_strategy_proposes_a_candidate_that_tnr_verifies(
         call("finish", summary="true division for floats"),
         call("approve", commit_message="fix(ops): mean of floats"),
     ])  # fmt: skip
+    settings = Settings.model_validate({"agent": agent_settings})  # [agent] reaches SWE-bench
     result = solve_instance(calc_world["instance"], where_for(calc_world),
                             SolveOptions(model=model, strategy="agent", candidates=1,
-                                         max_iter=1, plan=False),
+                                         max_iter=1, plan=plan),
                             settings, calc_world["tmp"] / "out")  # fmt: skip
     assert result.outcome == "verified", (result.reason, result.candidates)
     assert [c["source"] for c in result.candidates] == ["agent"]
     assert "+        return total / len(xs)" in result.model_patch
     assert result.prompt_tokens > 0  # the agent's runs are counted
-    assert result.agent_steps == 3  # coder edit, finish; reviewer approve
+    assert result.agent_steps == 3  # coder edit, finish; reviewer approve: no planner

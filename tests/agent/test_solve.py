@@ -1,0 +1,297 @@
+"""``solve(session, request)`` as a specification: the request built from settings and
+overrides, the strategy chosen from the model's catalog entry, each setting honoured by each
+strategy or refused before anything runs — on real git repositories, with the scripted model
+(its replies, or tool calls), no CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from patchwright.agent.request import (
+    Overrides,
+    RunError,
+    TaskRequest,
+    build_request,
+    check_fits,
+    choose_strategy,
+)
+from patchwright.agent.session import Session
+from patchwright.agent.solve import solve
+from patchwright.config import Settings
+from patchwright.events import EventBus
+from patchwright.llm import ModelInfo
+
+TASK = "tests/test_pricing.py fails: apply_discount returns the discount, not the price. Fix it."
+FIX = (
+    "shop/pricing.py\n```python\n<<<<<<< SEARCH\n    return price * percent / 100\n=======\n"
+    "    return price * (1 - percent / 100)\n>>>>>>> REPLACE\n```\n"
+)
+COMMENT = (
+    "shop/pricing.py\n```python\n<<<<<<< SEARCH\n"
+    '"""Prices and discounts."""\n=======\n"""Prices and discounts (checked)."""\n'
+    ">>>>>>> REPLACE\n```\n"
+)
+TOOL_MODEL = {"tools": True, "small": False, "context_window": 32768}
+
+
+def reply(content: str) -> dict[str, Any]:
+    return {"content": content}
+
+
+def call(name: str, **arguments: Any) -> dict[str, Any]:
+    return {
+        "content": "",
+        "tool_calls": [{"id": f"c_{name}", "name": name, "arguments": arguments}],
+    }
+
+
+APPROVE = call("approve", commit_message="fix(pricing): take the discount off the price")
+
+
+def settings_for(tmp_path: Path, replies: list[dict[str, Any]], **sections: Any) -> Settings:
+    """Settings whose model is a script of ``replies``; ``tools=True`` makes its catalog
+    entry a capable tool-calling model (so ``auto`` picks the agent)."""
+    path = tmp_path / "script.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in replies))
+    spec = f"scripted:{path}"
+    model: dict[str, Any] = {"name": spec}
+    if sections.pop("tools", False):
+        model["catalog"] = {spec: TOOL_MODEL}
+    return Settings.model_validate({"model": model, **sections})
+
+
+def events_of(bus: EventBus) -> list[tuple[str, dict[str, Any]]]:
+    seen: list[tuple[str, dict[str, Any]]] = []
+    bus.subscribe(lambda e: seen.append((e.kind, dict(e.data))))
+    return seen
+
+
+def trajectory(repo: Path, run_id: str) -> list[dict[str, Any]]:
+    data = json.loads((repo / ".patchwright" / "runs" / run_id / "trajectory.json").read_text())
+    return list(data["messages"])
+
+
+# -- the request: settings, then the overrides, in one place -----------------------------
+
+
+def test_a_request_takes_the_settings_and_the_overrides_win() -> None:
+    settings = Settings.model_validate(
+        {"run": {"max_iter": 6, "edit_format": "whole", "test_timeout": 30},
+         "agent": {"strategy": "agent", "plan": False, "max_rejections": 5}}
+    )  # fmt: skip
+    request = build_request("fix it", settings)
+    assert (request.limits.max_iter, request.edit_format, request.strategy) == (6, "whole", "agent")
+    assert (request.limits.plan, request.limits.max_rejections) == (False, 5)
+    assert request.limits.test_timeout == 30 and request.limits.candidates is None
+    over = build_request("fix it", settings, Overrides(max_iter=2, edit_format="diff", plan=True))
+    assert (over.limits.max_iter, over.edit_format, over.limits.plan) == (2, "diff", True)
+    assert over.given == {"--max-iter", "--edit-format", "--plan"}
+
+
+def test_the_defaults_are_the_settings_defaults() -> None:
+    request = build_request("fix it", Settings())
+    assert request.limits.max_iter == Settings().run.max_iter == 4
+    assert request.git.commit and request.git.use_git and not request.approval.yes
+
+
+def test_handing_the_change_back_turns_the_commit_off() -> None:
+    request = build_request("fix it", Settings(), Overrides(no_git=True), hand_back=True)
+    assert request.hand_back and not request.git.commit and not request.git.use_git
+
+
+@pytest.mark.parametrize(
+    ("overrides", "message"),
+    [
+        (Overrides(strategy="fast"), "--strategy fast: use one of auto, pipeline, agent"),
+        (Overrides(edit_format="patch"), "--edit-format patch: use one of"),
+        (Overrides(candidates=0), "--candidates 0: give a positive number"),
+        (Overrides(max_iter=0), "--max-iter 0: give a positive number"),
+        (Overrides(test_timeout=0), "--test-timeout 0: give a positive number"),
+    ],
+)
+def test_a_value_no_strategy_could_use_is_refused(overrides: Overrides, message: str) -> None:
+    with pytest.raises(RunError, match=message):
+        build_request("fix it", Settings(), overrides)
+
+
+# -- the strategy, from the catalog entry ------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("info", "expected"),
+    [
+        (ModelInfo("anthropic:claude-sonnet-4-5", tools=True), "agent"),
+        (ModelInfo("openai:gpt-4o-mini", tools=True, small=True), "pipeline"),
+        (ModelInfo("local:qwen2.5-coder-1.5b", small=True), "pipeline"),
+        (ModelInfo("ollama:qwen2.5-coder", tools=False), "pipeline"),
+    ],
+)
+def test_auto_picks_the_agent_for_capable_tool_calling_models(
+    info: ModelInfo, expected: str
+) -> None:
+    assert choose_strategy("auto", info) == expected
+    assert choose_strategy("pipeline", info) == "pipeline"  # asked for: as asked
+
+
+def request_with(**overrides: Any) -> TaskRequest:
+    return build_request("fix it", Settings(), Overrides(**overrides))
+
+
+def test_candidates_above_one_are_refused_for_the_agent_naming_both() -> None:
+    big = ModelInfo("anthropic:claude-sonnet-4-5", tools=True)
+    with pytest.raises(RunError, match=r"--candidates 3 .* agent strategy \(--strategy agent\)"):
+        check_fits(request_with(candidates=3, strategy="agent"), "agent", big)
+    with pytest.raises(RunError, match="auto chose it for anthropic:claude-sonnet-4-5"):
+        check_fits(request_with(candidates=3), "agent", big)
+    check_fits(request_with(candidates=1, strategy="agent"), "agent", big)
+    check_fits(request_with(candidates=3), "pipeline", big)
+
+
+def test_a_refused_combination_changes_nothing_and_spends_no_call(
+    shop_repo: Path, tmp_path: Path, shop: Any
+) -> None:
+    settings = settings_for(tmp_path, [reply(FIX)], tools=True)
+    session = Session(settings, shop_repo)
+    request = build_request(TASK, settings, Overrides(candidates=2, yes=True))
+    before = shop.fingerprint(shop_repo)
+    with pytest.raises(RunError, match="--candidates 2"):
+        solve(session, request)
+    assert session.usage.calls == 0 and shop.fingerprint(shop_repo) == before
+
+
+def test_without_yes_or_a_person_nobody_can_approve(shop_repo: Path, tmp_path: Path) -> None:
+    settings = settings_for(tmp_path, [reply(FIX)])
+    with pytest.raises(RunError, match="nobody can approve"):
+        solve(Session(settings, shop_repo), build_request(TASK, settings))
+
+
+# -- the pipeline ------------------------------------------------------------------------
+
+
+def test_the_pipeline_solves_a_small_repo_and_commits(
+    shop_repo: Path, tmp_path: Path, shop: Any
+) -> None:
+    settings = settings_for(tmp_path, [reply(FIX), reply("fix(pricing): discount")])
+    session = Session(settings, shop_repo)
+    result = solve(session, build_request(TASK, settings, Overrides(yes=True)))
+    assert (result.outcome, result.strategy, result.first_try) == ("solved", "pipeline", True)
+    assert result.commit and result.files_changed == ["shop/pricing.py"]
+    assert shop.git(shop_repo, "log", "-1", "--format=%s").strip() == "fix(pricing): discount"
+    assert result.edit_format == "whole"  # auto, for a small model and small files
+
+
+def test_the_pipeline_stops_at_max_iter_with_the_repository_as_it_was(
+    shop_repo: Path, tmp_path: Path, shop: Any
+) -> None:
+    settings = settings_for(tmp_path, [reply(COMMENT)] * 3)
+    before = shop.fingerprint(shop_repo)
+    request = build_request(TASK, settings, Overrides(max_iter=1, yes=True))
+    result = solve(Session(settings, shop_repo), request)
+    assert (result.outcome, result.iterations, result.calls) == ("failed", 1, 1)
+    assert shop.fingerprint(shop_repo) == before
+
+
+def test_the_pipeline_samples_candidates_and_shows_included_files_first(
+    shop_repo: Path, tmp_path: Path
+) -> None:
+    (shop_repo / "NOTES.md").write_text("Discounts are percentages of the price.\n")
+    settings = settings_for(tmp_path, [reply(COMMENT), reply(FIX), reply("fix: d")])
+    bus = EventBus()
+    seen = events_of(bus)
+    request = build_request(TASK, settings, Overrides(candidates=2, include=["NOTES.md"], yes=True))
+    result = solve(Session(settings, shop_repo, bus=bus), request)
+    assert (result.outcome, result.candidates) == ("solved", 2)
+    assert [d["files"][0] for k, d in seen if k == "context.built"] == ["NOTES.md"]
+    assert [k for k, _ in seen].count("candidate.start") == 1  # the second sample
+
+
+def test_the_pipeline_asks_for_the_edit_format_given(shop_repo: Path, tmp_path: Path) -> None:
+    settings = settings_for(tmp_path, [reply(FIX), reply("fix: d")], run={"edit_format": "udiff"})
+    result = solve(Session(settings, shop_repo), build_request(TASK, settings, Overrides(yes=True)))
+    assert (result.outcome, result.edit_format) == ("solved", "udiff")
+    system = trajectory(shop_repo, result.run_id)[0]["content"]
+    assert "unified diff" in system
+
+
+# -- the agent ---------------------------------------------------------------------------
+
+
+AGENT_FIX = [call("edit", edits=FIX), call("finish", summary="price minus the discount"), APPROVE]
+
+
+def test_the_agent_solves_a_small_repo_with_the_reviewers_message(
+    shop_repo: Path, tmp_path: Path, shop: Any
+) -> None:
+    plan = call("submit_plan", steps=["fix apply_discount"], files=["shop/pricing.py"])
+    settings = settings_for(tmp_path, [plan, *AGENT_FIX], tools=True)
+    result = solve(Session(settings, shop_repo), build_request(TASK, settings, Overrides(yes=True)))
+    assert (result.outcome, result.strategy, result.steps) == ("solved", "agent", 4)
+    assert shop.git(shop_repo, "log", "-1", "--format=%s").strip() == (
+        "fix(pricing): take the discount off the price"
+    )
+
+
+def test_the_agent_skips_the_planner_when_the_settings_say_so(
+    shop_repo: Path, tmp_path: Path
+) -> None:
+    settings = settings_for(tmp_path, AGENT_FIX, tools=True, agent={"plan": False})
+    result = solve(Session(settings, shop_repo), build_request(TASK, settings, Overrides(yes=True)))
+    assert result.outcome == "solved" and set(result.role_usage) == {"coder", "reviewer"}
+
+
+def test_the_agent_stops_at_max_iter_coder_rounds(
+    shop_repo: Path, tmp_path: Path, shop: Any
+) -> None:
+    finish = call("finish", summary="documented it")
+    settings = settings_for(tmp_path, [call("edit", edits=COMMENT), finish, finish, finish])
+    before = shop.fingerprint(shop_repo)
+    request = build_request(TASK, settings,
+                            Overrides(strategy="agent", plan=False, max_iter=1, yes=True))  # fmt: skip
+    result = solve(Session(settings, shop_repo), request)
+    assert result.outcome == "failed" and result.iterations == 1
+    assert result.reason.startswith("no change was kept within --max-iter 1 round(s)")
+    assert shop.fingerprint(shop_repo) == before
+
+
+def test_the_agent_gives_up_after_max_rejections_send_backs(
+    shop_repo: Path, tmp_path: Path
+) -> None:
+    finish = call("finish", summary="documented it")
+    settings = settings_for(tmp_path, [call("edit", edits=COMMENT), finish, finish, finish])
+    overrides = Overrides(strategy="agent", plan=False, max_rejections=1, yes=True)
+    result = solve(Session(settings, shop_repo), build_request(TASK, settings, overrides))
+    assert (result.outcome, result.reason) == ("failed", "the change was sent back 2 times")
+
+
+def test_the_agent_sees_the_included_files_and_asks_for_the_edit_format(
+    shop_repo: Path, tmp_path: Path
+) -> None:
+    (shop_repo / "NOTES.md").write_text("Discounts are percentages of the price.\n")
+    settings = settings_for(tmp_path, AGENT_FIX, tools=True, agent={"plan": False})
+    overrides = Overrides(include=["NOTES.md"], edit_format="whole", yes=True)
+    result = solve(Session(settings, shop_repo), build_request(TASK, settings, overrides))
+    assert (result.outcome, result.edit_format) == ("solved", "whole")
+    system, first = trajectory(shop_repo, result.run_id)[:2]
+    assert system["agent_role"] == "coder" and "COMPLETE new content" in system["content"]
+    assert "Discounts are percentages of the price." in first["content"]
+
+
+def test_a_handed_back_change_leaves_the_repository_as_it_was(
+    shop_repo: Path, tmp_path: Path, shop: Any
+) -> None:
+    settings = settings_for(tmp_path, AGENT_FIX, tools=True, agent={"plan": False})
+    before, head = shop.fingerprint(shop_repo), shop.git(shop_repo, "rev-parse", "HEAD")
+    request = build_request(TASK, settings, Overrides(yes=True), hand_back=True)
+    result = solve(Session(settings, shop_repo), request)
+    assert (result.outcome, result.commit) == ("solved", None)
+    assert b"(1 - percent / 100)" in (result.changes["shop/pricing.py"] or b"")
+    assert "+    return price * (1 - percent / 100)" in result.diff
+    assert shop.fingerprint(shop_repo) == before
+    assert shop.git(shop_repo, "rev-parse", "HEAD") == head
+    assert not (shop_repo / ".patchwright" / "undo").exists() or not any(
+        (shop_repo / ".patchwright" / "undo").iterdir()
+    )
