@@ -11,16 +11,9 @@ from typing import Any
 
 import pytest
 
-from patchwright.agent.request import (
-    Overrides,
-    RunError,
-    TaskRequest,
-    build_request,
-    check_fits,
-    choose_strategy,
-)
+from patchwright.agent.request import Overrides, RunError, TaskRequest, build_request
 from patchwright.agent.session import Session
-from patchwright.agent.solve import solve
+from patchwright.agent.solve import check_fits, choose_strategy, solve
 from patchwright.config import Settings
 from patchwright.events import EventBus
 from patchwright.llm import ModelInfo

@@ -3,13 +3,13 @@
 Follow a task through it:
 
 1. :mod:`.request` — ``TaskRequest``, built in one place (``build_request``) from the
-   settings and the command line's ``Overrides``; ``choose_strategy`` reads the model's
-   catalog entry, ``check_fits`` refuses a setting the strategy cannot honour.
+   settings and the command line's ``Overrides``.
 2. :mod:`.solve` — ``solve(session, request) -> SolveResult``, the one entry every mode
-   calls; it walks :mod:`.task` in order: the repository (:mod:`.task.repo`), the groundwork
-   (:mod:`.task.prepare`, :mod:`.task.preflight`), the strategy wired
-   (:mod:`.task.pipeline_strategy`, :mod:`.task.agent_strategy`), the landing
-   (:mod:`.task.land`, :mod:`.task.commit_message`).
+   calls: ``choose_strategy`` reads the model's catalog entry, ``check_fits`` refuses a
+   setting the strategy cannot honour; then it walks :mod:`.task` in order: the repository
+   (:mod:`.task.repo`), the groundwork (:mod:`.task.prepare`, :mod:`.task.preflight`), the
+   strategy wired (:mod:`.task.pipeline_strategy`, :mod:`.task.agent_strategy`), the
+   landing (:mod:`.task.land`, :mod:`.task.commit_message`).
 3. :mod:`.session` — ``Session``: the one place that turns ``Settings`` into the model
    (router, caps, keys), the sandbox, the index, the event bus and the usage ledger.
 4. What "done" means, decided before the first edit: :mod:`.criterion` (the criterion and its

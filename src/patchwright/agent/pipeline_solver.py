@@ -27,7 +27,7 @@ from patchwright.agent.working_copy import Attempt, AttemptKind, WorkingCopy
 from patchwright.events import EventBus
 from patchwright.llm import Message, Model, Reply
 
-Trajectory = Callable[[Sequence[Mapping[str, Any]], Sequence[Mapping[str, Any]]], None]
+Trajectory = Callable[[Sequence[Mapping[str, object]], Sequence[Mapping[str, object]]], None]
 
 
 class Checker(Protocol):

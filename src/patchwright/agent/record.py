@@ -46,7 +46,7 @@ class RunRecord:
             handle.write(self._redact(event.to_json()) + "\n")
 
     def write_trajectory(
-        self, messages: Sequence[Mapping[str, Any]], actions: Sequence[Mapping[str, Any]]
+        self, messages: Sequence[Mapping[str, object]], actions: Sequence[Mapping[str, object]]
     ) -> None:
         data = {"run_id": self.run_id, "messages": list(messages), "actions": list(actions)}
         body = json.dumps(data, indent=1)

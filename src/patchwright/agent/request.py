@@ -6,9 +6,9 @@ mode says over them (``Overrides``) on top. Every mode — ``run``, chat's tasks
 SWE-bench's agent candidates — builds its request here, so a setting cannot be read by one
 mode and dropped by another, and a default is written once (in ``patchwright.config``).
 
-:func:`choose_strategy` picks the strategy from the model's catalog entry (``auto``: the
-agent for models with native tool calls that are not small), and :func:`check_fits` refuses,
-before anything runs, a setting the chosen strategy cannot honour.
+Which strategy runs is :func:`patchwright.agent.solve.solve`'s to say, from the model's
+catalog entry; it refuses there, before anything runs, a setting that strategy cannot
+honour.
 """
 
 from __future__ import annotations
@@ -19,10 +19,8 @@ from typing import Literal, TypeVar, get_args
 
 from patchwright.agent.edit_format import FORMATS
 from patchwright.config import Settings
-from patchwright.llm import ModelInfo
 
 Strategy = Literal["auto", "pipeline", "agent"]
-Chosen = Literal["pipeline", "agent"]
 STRATEGIES: tuple[str, ...] = get_args(Strategy)
 _T = TypeVar("_T")
 
@@ -168,27 +166,3 @@ def _edit_format(value: str) -> str:
     if value not in FORMATS:
         raise RunError(f"--edit-format {value}: use one of {', '.join(FORMATS)}")
     return value
-
-
-def choose_strategy(requested: Strategy, info: ModelInfo) -> Chosen:
-    """``auto``: the agent for a model whose catalog entry has native tool calls and is not
-    small; the pipeline otherwise (a small model cannot drive tools reliably)."""
-    if requested != "auto":
-        return requested
-    return "agent" if info.tools and not info.small else "pipeline"
-
-
-def check_fits(request: TaskRequest, strategy: Chosen, info: ModelInfo) -> None:
-    """Refuse (:class:`RunError`) a setting the chosen strategy cannot honour, naming both."""
-    candidates = request.limits.candidates
-    if strategy == "agent" and candidates is not None and candidates > 1:
-        why = (
-            "--strategy agent"
-            if request.strategy == "agent"
-            else f"auto chose it for {info.spec}, a model that drives tools"
-        )
-        raise RunError(
-            f"--candidates {candidates} samples several replies per iteration, which only the "
-            f"pipeline strategy does; the agent strategy ({why}) makes one change at a time: "
-            "leave --candidates out, or pass --strategy pipeline"
-        )

@@ -5,9 +5,9 @@ Read it top to bottom:
 
 1. :func:`~patchwright.agent.task.repo.open_repo` — git state as the request says (a new
    branch, the user's uncommitted files), the test command.
-2. :func:`~patchwright.agent.request.choose_strategy` from the model's catalog entry, and
-   :func:`~patchwright.agent.request.check_fits`: a setting the strategy cannot honour stops
-   the task here (:class:`RunError`, exit 2), before anything runs.
+2. :func:`choose_strategy` from the model's catalog entry, and :func:`check_fits`: a setting
+   the strategy cannot honour stops the task here (:class:`RunError`, exit 2), before
+   anything runs.
 3. :func:`~patchwright.agent.task.prepare.prepare` — the baseline, what "done" means (the
    criterion, shown to the user), the read-only tests, the gates.
 4. The strategy wired (:mod:`~patchwright.agent.task.pipeline_strategy` or
@@ -25,10 +25,11 @@ repository. Nothing is kept that was not checked.
 from __future__ import annotations
 
 import time
+from typing import Literal
 
 from patchwright.agent.checker import GatesCouldNotRun
 from patchwright.agent.record import RunRecord
-from patchwright.agent.request import RunError, TaskRequest, check_fits, choose_strategy
+from patchwright.agent.request import RunError, Strategy, TaskRequest
 from patchwright.agent.session import Session
 from patchwright.agent.solve_types import Person, SolveResult, Unattended
 from patchwright.agent.task.agent_strategy import build_agent
@@ -36,7 +37,9 @@ from patchwright.agent.task.land import land
 from patchwright.agent.task.pipeline_strategy import build_pipeline
 from patchwright.agent.task.prepare import prepare
 from patchwright.agent.task.repo import TaskRepo, open_repo
-from patchwright.llm import CapExceeded, OnToken, redact
+from patchwright.llm import CapExceeded, ModelInfo, OnToken, redact
+
+Chosen = Literal["pipeline", "agent"]
 
 
 def solve(
@@ -116,6 +119,30 @@ def _solve(
         result.notes.extend([note] if note else [])
         land(session, repo, request, solved, result)
         result.outcome = solved.outcome
+
+
+def choose_strategy(requested: Strategy, info: ModelInfo) -> Chosen:
+    """``auto``: the agent for a model whose catalog entry has native tool calls and is not
+    small; the pipeline otherwise (a small model cannot drive tools reliably)."""
+    if requested != "auto":
+        return requested
+    return "agent" if info.tools and not info.small else "pipeline"
+
+
+def check_fits(request: TaskRequest, strategy: Chosen, info: ModelInfo) -> None:
+    """Refuse (:class:`RunError`) a setting the chosen strategy cannot honour, naming both."""
+    candidates = request.limits.candidates
+    if strategy == "agent" and candidates is not None and candidates > 1:
+        why = (
+            "--strategy agent"
+            if request.strategy == "agent"
+            else f"auto chose it for {info.spec}, a model that drives tools"
+        )
+        raise RunError(
+            f"--candidates {candidates} samples several replies per iteration, which only the "
+            f"pipeline strategy does; the agent strategy ({why}) makes one change at a time: "
+            "leave --candidates out, or pass --strategy pipeline"
+        )
 
 
 def _finish(

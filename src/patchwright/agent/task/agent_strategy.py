@@ -6,8 +6,6 @@ context); ``candidates`` above one is refused before it starts (:func:`check_fit
 
 from __future__ import annotations
 
-from typing import Any
-
 from patchwright.agent.agent_solver import AgentOptions, AgentSolver
 from patchwright.agent.context import included_files, repo_outline
 from patchwright.agent.keeping import Keeper
@@ -73,7 +71,7 @@ def build_agent(
     return Wired("agent", lambda: solver.solve(options), fmt)
 
 
-def _transcript(conversations: dict[str, list[Message]]) -> list[dict[str, Any]]:
+def _transcript(conversations: dict[str, list[Message]]) -> list[dict[str, object]]:
     return [
         {"agent_role": role, **message}
         for role, messages in conversations.items()

@@ -11,6 +11,7 @@ from patchwright.agent.session import Session
 from patchwright.agent.solve_types import SolveResult, StrategyResult
 from patchwright.agent.task.commit_message import clean_message, write_commit_message
 from patchwright.agent.task.repo import TaskRepo
+from patchwright.workspace.git import GitError
 from patchwright.workspace.publish import open_pr, push
 from patchwright.workspace.undo import undo
 
@@ -32,7 +33,7 @@ def land(
         interrupts.check()
         if message:
             with interrupts.held():
-                result.commit = repo.commit(message, kept.files_changed, result.notes)
+                result.commit = commit_change(repo, message, kept.files_changed, result.notes)
         interrupts.check()
         if result.commit:
             _publish(repo, request, message, result.notes)
@@ -42,6 +43,26 @@ def land(
             session.bus.emit("txn.undo", reason="interrupted before the change was kept")
             result.files_changed, result.diff, result.changes = [], "", {}
         raise
+
+
+def commit_change(repo: TaskRepo, message: str, paths: list[str], notes: list[str]) -> str | None:
+    """Commit ``paths``; None (with a note saying why) when there is no git, the user had
+    uncommitted changes in them, or git refused."""
+    if repo.git is None:
+        return None
+    touched_dirty = sorted(set(paths) & repo.dirty)
+    if touched_dirty:
+        notes.append(
+            "not committed: you had uncommitted changes in "
+            + ", ".join(touched_dirty)
+            + "; the change is on disk — review and commit it yourself"
+        )
+        return None
+    try:
+        return repo.git.commit(message, paths)
+    except GitError as exc:
+        notes.append(f"commit failed: {exc}; the change is on disk")
+        return None
 
 
 def _publish(repo: TaskRepo, request: TaskRequest, message: str, notes: list[str]) -> None:

@@ -1,6 +1,6 @@
 """The repository as one task sees it: its git state (the branch to work on, the user's
-uncommitted files, the base branch), the test command, files read within the repository,
-and the commit that keeps a change."""
+uncommitted files, the base branch), the test command, and files read within the
+repository."""
 
 from __future__ import annotations
 
@@ -32,25 +32,6 @@ class TaskRepo:
 
     def confine(self, path: str) -> None:
         confine(self.root, path)
-
-    def commit(self, message: str, paths: list[str], notes: list[str]) -> str | None:
-        """Commit ``paths``; None (with a note saying why) when there is no git, the user had
-        uncommitted changes in them, or git refused."""
-        if self.git is None:
-            return None
-        touched_dirty = sorted(set(paths) & self.dirty)
-        if touched_dirty:
-            notes.append(
-                "not committed: you had uncommitted changes in "
-                + ", ".join(touched_dirty)
-                + "; the change is on disk — review and commit it yourself"
-            )
-            return None
-        try:
-            return self.git.commit(message, paths)
-        except GitError as exc:
-            notes.append(f"commit failed: {exc}; the change is on disk")
-            return None
 
 
 def open_repo(session: Session, request: TaskRequest) -> TaskRepo:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from patchwright import interrupts
 from patchwright.agent.related_tests import is_test_path
 from patchwright.agent.task.commit_message import write_commit_message
+from patchwright.agent.task.land import commit_change
 from patchwright.agent.task.repo import TaskRepo
 from patchwright.events import EventBus
 from patchwright.index import RepoIndex, Ripple
@@ -55,7 +56,7 @@ class Settler:
             interrupts.check()
             with interrupts.held():
                 if message:
-                    sha = self.repo.commit(message, outcome.files, notes)
+                    sha = commit_change(self.repo, message, outcome.files, notes)
                 outcome.commit = sha
                 self.memory.record_change(paths=outcome.files, kind=outcome.kind,
                                           rationale=outcome.rationale, diff=outcome.diff,
