@@ -256,3 +256,26 @@ def test_go_test_builds_a_module_from_the_cache_offline_and_secrets_stay_hidden(
     assert DECOY not in str(peeked["stdout"]) + str(peeked["stderr"])
     assert peeked["blocked_by"] == "hidden-path"
     assert str(peeked["stdout"]).split() == [str(home / "go" / "pkg" / "mod"), "off"]
+
+
+def test_webassembly_loads_under_the_address_space_limit(tmp_path: Path) -> None:
+    """V8 reserves ~10 GiB of address space per wasm memory; under the sandbox's 8 GiB
+    ``RLIMIT_AS`` vitest died with "Cannot allocate Wasm memory" until the trap handler was
+    turned off (node's own ``--disable-wasm-trap-handler``)."""
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("node is not installed")
+    wasm = "new WebAssembly.Memory({initial: 1}); console.log('wasm ok')"
+    box = Sandbox(tmp_path)
+    try:
+        ran = box.run([node, "-e", wasm], timeout=30)
+        kept = box.run([node, "-e", wasm], extra_env={"NODE_OPTIONS": "--no-warnings"}, timeout=30)
+    finally:
+        box.close()
+    if (
+        "--disable-wasm-trap-handler"
+        not in subprocess.run([node, "--help"], capture_output=True, text=True, check=False).stdout
+    ):
+        pytest.skip("this node has no --disable-wasm-trap-handler (before 20.15)")
+    assert ran.exit_code == 0 and "wasm ok" in ran.stdout, ran.stderr
+    assert kept.exit_code == 0 and "wasm ok" in kept.stdout, kept.stderr

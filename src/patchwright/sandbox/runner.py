@@ -118,7 +118,7 @@ class Sandbox:
             home=str(self.home),
             tmpdir=str(self.tmpdir),
             token=token,
-            extra={**(extra_env or {}), **view.env},
+            extra=_merged(extra_env or {}, view.env),
         )
         wrapped = self._wrap(argv, workdir, env, view)
         try:
@@ -194,7 +194,10 @@ class Sandbox:
         secrets kept covered."""
         seen = {**os.environ, **(extra_env or {})}
         home = Path(os.path.expanduser("~"))
-        return toolchain_view(home, seen, self._private, allow_net=self.allow_net)
+        limited = self.limits.address_space_bytes is not None
+        return toolchain_view(
+            home, seen, self._private, allow_net=self.allow_net, address_limited=limited
+        )
 
     def _wrap(
         self, argv: list[str], workdir: Path, env: Mapping[str, str], view: ToolchainView
@@ -219,6 +222,14 @@ def _choose(requested: Requested, allow_net: bool) -> Isolation:
     if requested not in ("auto", "bwrap", "unshare", "none"):
         raise ValueError(f"unknown isolation {requested!r}: use auto, bwrap, unshare or none")
     return isolation.choose(requested, allow_net)
+
+
+def _merged(extra: Mapping[str, str], toolchains: Mapping[str, str]) -> dict[str, str]:
+    """The caller's variables with the toolchains' over them; ``NODE_OPTIONS`` of both kept."""
+    merged = {**extra, **toolchains}
+    if extra.get("NODE_OPTIONS") and toolchains.get("NODE_OPTIONS"):
+        merged["NODE_OPTIONS"] = f"{toolchains['NODE_OPTIONS']} {extra['NODE_OPTIONS']}"
+    return merged
 
 
 def _shell() -> str:

@@ -11,7 +11,8 @@ dependencies could not build offline. This module says, for one command:
   links the real ``bin``, ``registry`` and ``git`` and holds a copy of ``config.toml``
   without tokens — never ``credentials.toml``); ``GOPATH`` and ``GOMODCACHE`` (the real
   module cache, read-only) with ``GOCACHE`` in the private directory (the build cache must
-  be writable); with the network off ``CARGO_NET_OFFLINE=true``, ``GOPROXY=off``,
+  be writable); ``NODE_OPTIONS=--disable-wasm-trap-handler`` under an address-space limit
+  (``node_options``); with the network off ``CARGO_NET_OFFLINE=true``, ``GOPROXY=off``,
   ``GOTOOLCHAIN=local`` and ``NPM_CONFIG_OFFLINE=true`` so a missing dependency fails at
   once, saying so, instead of timing out; ``GOFLAGS=-buildvcs=false`` unless set;
 - **shown** host directories (bound read-only under bubblewrap): the toolchain roots that
@@ -30,8 +31,11 @@ mounts, ``runner`` into the command's environment.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
+import shutil
+import subprocess
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -276,12 +280,39 @@ def _first_gopath(value: str | None) -> Path | None:
     return None
 
 
+@functools.cache
+def _wasm_flag(node: str) -> bool:
+    """This node knows ``--disable-wasm-trap-handler`` (20.15, 22.2 and later)."""
+    try:
+        done = subprocess.run(
+            [node, "--disable-wasm-trap-handler", "-e", "0"], capture_output=True, timeout=15
+        )
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return done.returncode == 0
+
+
+def node_options(env: Mapping[str, str]) -> str:
+    """``NODE_OPTIONS`` for a command whose address space is limited: V8 reserves about 10 GiB
+    of address space for each WebAssembly memory (its bounds checks trap on guard pages), so
+    under ``RLIMIT_AS`` every tool that loads wasm — vite, vitest, es-module-lexer — died
+    with "Cannot allocate Wasm memory"; with the trap handler off V8 checks bounds inline."""
+    node = shutil.which("node", path=env.get("PATH") or os.defpath)
+    return "--disable-wasm-trap-handler" if node and _wasm_flag(node) else ""
+
+
 def toolchain_view(
-    home: Path, env: Mapping[str, str], private: Path, *, allow_net: bool
+    home: Path,
+    env: Mapping[str, str],
+    private: Path,
+    *,
+    allow_net: bool,
+    address_limited: bool = False,
 ) -> ToolchainView:
     """The toolchains of ``home`` (the real HOME) for a command whose environment before this
     is ``env`` (the user's variables and the caller's additions) and whose private directory
-    is ``private`` (see the module docstring)."""
+    is ``private`` (see the module docstring); ``address_limited``: the command runs under an
+    address-space limit (``node_options``)."""
     out: dict[str, str] = {}
     shown: list[Path] = [home / rel for rel in HOME_TOOLCHAINS]
     notes: list[str] = []
@@ -311,6 +342,8 @@ def toolchain_view(
     for name in ("NVM_DIR", "VOLTA_HOME", "FNM_DIR", "PNPM_HOME", "PYENV_ROOT", "BUN_INSTALL"):
         if path := _dir(env.get(name)):
             shown.append(path)
+    if address_limited and (flag := node_options(env)):
+        out["NODE_OPTIONS"] = flag
     out["NPM_CONFIG_UPDATE_NOTIFIER"] = "false"
     out["NPM_CONFIG_FUND"] = "false"
     out["NPM_CONFIG_AUDIT"] = "false"
