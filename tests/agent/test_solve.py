@@ -82,7 +82,6 @@ def test_a_request_takes_the_settings_and_the_overrides_win() -> None:
     assert request.limits.test_timeout == 30 and request.limits.candidates is None
     over = build_request("fix it", settings, Overrides(max_iter=2, edit_format="diff", plan=True))
     assert (over.limits.max_iter, over.edit_format, over.limits.plan) == (2, "diff", True)
-    assert over.given == {"--max-iter", "--edit-format", "--plan"}
 
 
 def test_the_defaults_are_the_settings_defaults() -> None:

@@ -14,7 +14,7 @@ honour.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from typing import Literal, TypeVar, get_args
 
 from patchwright.agent.edit_format import FORMATS
@@ -22,6 +22,7 @@ from patchwright.config import Settings
 
 Strategy = Literal["auto", "pipeline", "agent"]
 STRATEGIES: tuple[str, ...] = get_args(Strategy)
+_STRATEGY: dict[str, Strategy] = {"auto": "auto", "pipeline": "pipeline", "agent": "agent"}
 _T = TypeVar("_T")
 
 
@@ -51,15 +52,6 @@ class Overrides:
     approve_timeout: float | None = None
     push: bool = False
     pr: bool = False
-
-    def given(self) -> frozenset[str]:
-        """The flags set here (not left to the settings), for messages that name them."""
-        unset: tuple[object, ...] = (None, (), [], False)
-        return frozenset(
-            "--" + f.name.replace("_", "-")
-            for f in fields(self)
-            if getattr(self, f.name) not in unset
-        )
 
 
 @dataclass(frozen=True)
@@ -105,7 +97,6 @@ class TaskRequest:
     git: GitChoices = field(default_factory=GitChoices)
     approval: Approval = field(default_factory=Approval)
     hand_back: bool = False
-    given: frozenset[str] = frozenset()  # the flags the caller set, for messages
 
 
 def build_request(
@@ -141,7 +132,6 @@ def build_request(
         ),
         approval=Approval(yes=over.yes, timeout=over.approve_timeout),
         hand_back=hand_back,
-        given=over.given(),
     )
 
 
@@ -156,9 +146,9 @@ def _at_least_one(flag: str, value: int) -> int:
 
 
 def _strategy(value: str) -> Strategy:
-    for strategy in get_args(Strategy):
-        if value == strategy:
-            return strategy  # type: ignore[no-any-return]
+    strategy = _STRATEGY.get(value)
+    if strategy is not None:
+        return strategy
     raise RunError(f"--strategy {value}: use one of {', '.join(STRATEGIES)}")
 
 
