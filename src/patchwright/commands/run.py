@@ -23,7 +23,7 @@ def register(app: typer.Typer) -> None:
         test_timeout: float | None = typer.Option(
             None,
             "--test-timeout",
-            help="Seconds a test run may take (default: [run] test_timeout).",
+            help="Seconds a test run may take (default: the run.test_timeout setting).",
         ),
         test_cmd: str | None = typer.Option(
             None, "--test-cmd", help="Test command (default: detected)."
@@ -37,7 +37,7 @@ def register(app: typer.Typer) -> None:
             None,
             "--max-iter",
             min=1,
-            help="Iterations; agent: coder rounds (default: [run] max_iter).",
+            help="Iterations; agent: coder rounds (default: the run.max_iter setting).",
         ),
         candidates: str = typer.Option(
             "auto", "--candidates", help="Replies sampled per iteration, best kept: N or auto."

@@ -28,7 +28,7 @@ def register(app: typer.Typer) -> None:
         strategy: str = typer.Option("pipeline", "--strategy", help="How candidates are made: pipeline | agent."),
         candidates: int = typer.Option(2, "--candidates", "-k", min=1, help="Replies sampled per round (K)."),
         max_iter: int = typer.Option(2, "--max-iter", min=1, help="Rounds of K candidates."),
-        no_plan: bool = typer.Option(False, "--no-plan", help="Agent: skip the planner (default: [agent] plan)."),
+        no_plan: bool = typer.Option(False, "--no-plan", help="Agent: skip the planner (default: the agent.plan setting)."),
         env: str = typer.Option("local", "--env", help="local (uv venv per repo/version) | host | docker."),
         python: Path | None = typer.Option(None, "--python", help="host: the interpreter to use."),
         workdir: Path = typer.Option(DEFAULT_WORKDIR, "--workdir", help="Cache: bare clones, environments, checkouts."),
