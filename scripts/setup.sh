@@ -34,5 +34,18 @@ if ! command -v go >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >
         || echo "    Go could not be installed; the Go tests will be skipped"
 fi
 
+# The JavaScript runners and checkers the verify tests drive (jest, vitest, mocha, typescript,
+# eslint), from the committed lock file; node_modules stays in tests/fixtures (git-ignored).
+JS_FIXTURE=tests/fixtures/js-runners
+if command -v npm >/dev/null 2>&1 \
+    && ! cmp -s "$JS_FIXTURE/package-lock.json" "$JS_FIXTURE/node_modules/.setup-lock.json"; then
+    echo "==> installing the JavaScript test runners (npm ci in $JS_FIXTURE)"
+    if (cd "$JS_FIXTURE" && npm ci --no-audit --no-fund --loglevel=error >/dev/null); then
+        cp "$JS_FIXTURE/package-lock.json" "$JS_FIXTURE/node_modules/.setup-lock.json"
+    else
+        echo "    npm ci failed; the jest/vitest/mocha/tsc/eslint tests will be skipped"
+    fi
+fi
+
 echo "==> syncing the environment from uv.lock (first run compiles llama.cpp: ~10 min on 2 cores)"
 CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2} $UV sync --frozen --all-extras

@@ -32,7 +32,7 @@ from patchwright.workspace.textfile import decode_bytes
 
 CHECKABLE = frozenset(
     ".py .pyi .js .mjs .cjs .jsx .ts .mts .cts .tsx .json .toml .yaml .yml .sh .bash .css "
-    ".go .rs .java .c .h .cc .cpp .cxx .hpp .cs .rb .php".split()
+    ".go .rs .java .c .h .cc .cpp .cxx .hpp .cs .rb .php .mod .sum .lock".split()
 )
 MAX_FILE_BYTES = 1024 * 1024
 MAX_TOTAL_BYTES = 64 * 1024 * 1024

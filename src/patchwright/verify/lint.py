@@ -1,4 +1,5 @@
-"""The lint gate: ruff on touched Python files, ``node --check`` on touched JavaScript.
+"""The lint gate: ruff on touched Python files; ``node --check`` and (where the project
+configures it) ESLint on touched JavaScript/TypeScript; ``gofmt -l`` on touched Go files.
 
 ruff runs with the repository's own configuration (found from each file's location; the
 repository's excludes are honoured with ``--force-exclude``). A repository without one is
@@ -6,39 +7,40 @@ checked for fatal errors only (``E9,F63,F7,F82``: syntax errors, invalid compari
 misplaced statements, undefined names — the set flake8's docs and Aider's lint use): recent
 ruff releases enable style rules by default, and a correct change must not fail a gate for
 a nested ``if`` or an unused import. The baseline of a changed file
-is the same check of its old text: ruff reads it from stdin under the file's real name, and
-``node --check`` reads a copy under ``.patchwright/cache/old/``. Problems are compared
+is the same check of its old text: ruff, ``node --check``, ESLint and gofmt all read it from
+stdin under the file's real name (see :mod:`patchwright.verify.langs`). Problems are compared
 without line numbers, so only new ones fail the gate.
 
 A ruff that is missing (Python files were touched), cannot start, exits non-zero (a config it
 rejects, a crash) or prints no JSON makes the gate ``could_not_run`` with ruff's own error; so
-does a ``node --check`` that was blocked or timed out. node itself is optional: without it on
-``PATH`` JavaScript is left to the syntax gate's parser, and a note says so.
+does a ``node --check``, ESLint or gofmt that was blocked, timed out or crashed. node, gofmt
+and the project's ESLint are optional: without them the file is left to the syntax gate's
+parser, and a note says so.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
-import re
 import time
 from pathlib import Path
 
 from patchwright.verify.context import GateContext
 from patchwright.verify.files import Comparison, current_texts, old_problems
-from patchwright.verify.model import GateResult, Problem, Status
-from patchwright.verify.tools import (
-    ToolBroken,
-    python_tool,
-    scratch_copies,
-    tail,
-    unusable,
-    which,
+from patchwright.verify.langs.golang import gofmt_problems
+from patchwright.verify.langs.javascript import (
+    eslint_config,
+    eslint_problems,
+    local_bin,
+    node_check_problems,
 )
+from patchwright.verify.model import GateResult, Problem, Status
+from patchwright.verify.tools import ToolBroken, python_tool, tail, unusable, which
 
 NAME = "lint"
 _PY = (".py", ".pyi")
 _JS = (".js", ".mjs", ".cjs")
+_ESLINT = (".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx")
 
 
 ERRORS_ONLY = (
@@ -102,20 +104,6 @@ def ruff_old_problems(ctx: GateContext, ruff: list[str], path: str, old: str) ->
     return _parse_ruff(ctx, result.stdout, stdin_name=path)
 
 
-def node_problems(ctx: GateContext, node: str, file: Path, report_as: str) -> list[Problem]:
-    result = ctx.sandbox.run([node, "--check", str(file)], cwd=ctx.root, timeout=60)
-    if why := unusable("node --check", result):
-        raise ToolBroken(why)
-    if result.exit_code == 0:
-        return []
-    text = result.stderr
-    where = re.search(r"^.*:(\d+)\s*$", text, re.M)
-    error = re.search(r"^(\w*Error): (.+)$", text, re.M)
-    message = f"{error.group(1)}: {error.group(2)}" if error else tail(text, 3)
-    line = int(where.group(1)) if where else None
-    return [Problem(NAME, report_as, line, "node-check", message)]
-
-
 class LintGate:
     """Runs ruff and ``node --check`` on the touched files; see the module docstring."""
 
@@ -128,13 +116,15 @@ class LintGate:
         try:
             self._ruff(ctx, cmp, ran)
             self._node(ctx, cmp, ran)
+            self._eslint(ctx, cmp, ran)
+            self._gofmt(ctx, cmp, ran)
         except ToolBroken as exc:
             return GateResult(NAME, "could_not_run", output=str(exc),
                               seconds=time.monotonic() - started,
                               reason=f"could not lint: {exc}")  # fmt: skip
         seconds = time.monotonic() - started
         if not ran:
-            reason = cmp.reason or "no touched Python or JavaScript files"
+            reason = cmp.reason or "no touched file a linter checks (Python, JavaScript, Go)"
             return GateResult(NAME, "skipped", seconds=seconds, reason=reason)
         status: Status = "failed" if cmp.new else "passed"
         output = "\n".join(p.render() for p in cmp.new)
@@ -168,12 +158,54 @@ class LintGate:
             return
         ran.append("node")
 
-        def check_old(path: str, old: str) -> list[Problem]:
+        def check(path: str, text: str) -> list[Problem]:
             assert node is not None
-            with scratch_copies(ctx.root, {path: old}) as copies:
-                return node_problems(ctx, node, copies[path], path)
+            return node_check_problems(ctx, node, path, text)
 
         for path, text in texts.items():
-            now = node_problems(ctx, node, ctx.root / path, path)
+            now = check(path, text)
+            cmp.add(old_problems(ctx, "lint/node", path, text, now, check, cmp.notes), now)
 
-            cmp.add(old_problems(ctx, "lint/node", path, text, now, check_old, cmp.notes), now)
+    def _eslint(self, ctx: GateContext, cmp: Comparison, ran: list[str]) -> None:
+        missing: set[str] = set()
+        for path, text in current_texts(ctx, _ESLINT).items():
+            folder = eslint_config(ctx, path)
+            if folder is None:
+                continue
+            eslint = local_bin(ctx, path, "eslint")
+            if eslint is None:
+                missing.add(folder.relative_to(ctx.root).as_posix() or ".")
+                continue
+            ran.append("eslint")
+
+            def check(
+                p: str, t: str, eslint: Path = eslint, folder: Path = folder
+            ) -> list[Problem]:
+                return eslint_problems(ctx, eslint, folder, p, t)
+
+            now = check(path, text)
+            cmp.add(old_problems(ctx, "lint/eslint", path, text, now, check, cmp.notes), now)
+        if missing:
+            cmp.notes.append(
+                "ESLint is configured but not installed (node_modules/.bin/eslint) in "
+                + ", ".join(sorted(missing))
+                + ": not run"
+            )
+
+    def _gofmt(self, ctx: GateContext, cmp: Comparison, ran: list[str]) -> None:
+        texts = current_texts(ctx, (".go",))
+        if not texts:
+            return
+        gofmt = which("gofmt")
+        if gofmt is None:
+            cmp.notes.append("gofmt is not on PATH: Go files not format-checked")
+            return
+        ran.append("gofmt")
+
+        def check(path: str, text: str) -> list[Problem]:
+            assert gofmt is not None
+            return gofmt_problems(ctx, gofmt, path, text)
+
+        for path, text in texts.items():
+            now = check(path, text)
+            cmp.add(old_problems(ctx, "lint/gofmt", path, text, now, check, cmp.notes), now)

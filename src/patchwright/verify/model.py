@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from patchwright.verify.testrun import TestRun
+    from patchwright.verify.testmodel import TestRun
 
 Status = Literal["passed", "failed", "skipped", "could_not_run", "error"]
 """How a gate ended. ``skipped``: it does not apply here (the reason says why).

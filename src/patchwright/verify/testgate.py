@@ -115,7 +115,8 @@ class TestsGate:
                               reason="no baseline test run: every failure counts as new")  # fmt: skip
         if base.green:
             return GateResult(NAME, "failed", problems)
+        why = f" ({run.note})" if run.note else ""
         return GateResult(NAME, "passed", reason=(
             f"the suite already failed at baseline (exit {base.exit_code}) and per-test "
-            "outcomes are not available to compare, so new failures cannot be told apart"),
-            output=tail(run.output))  # fmt: skip
+            f"outcomes are not available to compare{why}, so new failures cannot be told "
+            "apart"), output=tail(run.output))  # fmt: skip

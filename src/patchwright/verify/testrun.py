@@ -2,8 +2,9 @@
 
 pytest gets ``--junitxml`` (xunit1, which carries file and line) and the report is parsed;
 ``--continue-on-collection-errors`` keeps one broken test module from hiding all the others.
-``go test`` and ``cargo test`` outputs are parsed from their text; any other runner is
-judged by its exit code alone (``per_test`` False).
+node's runner, jest, vitest, mocha, ``go test`` and ``cargo test`` are asked for their own
+reports (:mod:`patchwright.verify.runners`); any other command is judged by its exit code
+alone (``per_test`` False).
 """
 
 from __future__ import annotations
@@ -12,79 +13,14 @@ import re
 import shlex
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
 
-from patchwright.sandbox import Sandbox
+from patchwright.sandbox import ExecResult, Sandbox
+from patchwright.verify.runners import Plan, plan_for
+from patchwright.verify.testmodel import TestCase, TestOutcome, TestRun, is_pytest
 from patchwright.verify.tools import describe_failure, scratch_dir, tail
 
-TestOutcome = Literal["passed", "failed", "error", "skipped"]
-
-
-@dataclass(frozen=True)
-class TestCase:
-    """One test's outcome. ``message`` is the assertion line; ``detail`` the traceback tail."""
-
-    id: str
-    outcome: TestOutcome
-    path: str = ""
-    line: int | None = None
-    message: str = ""
-    detail: str = ""
-
-
-@dataclass
-class TestRun:
-    """A whole run: per-test cases when the runner reports them, the exit code, the output.
-
-    ``problem`` is set when the run itself broke (timed out, blocked, no report written,
-    runner missing) — then the cases cannot be trusted. ``missing_tool`` says why the
-    command never started (not found, not executable, pytest not installed), ``blocked``
-    which sandbox rule refused to start it.
-    """
-
-    command: str
-    exit_code: int | None
-    output: str
-    cases: dict[str, TestCase] = field(default_factory=dict)
-    per_test: bool = False
-    problem: str | None = None
-    missing_tool: str | None = None
-    blocked: str | None = None
-
-    @property
-    def failing(self) -> frozenset[str]:
-        return frozenset(i for i, c in self.cases.items() if c.outcome in ("failed", "error"))
-
-    @property
-    def passing(self) -> frozenset[str]:
-        return frozenset(i for i, c in self.cases.items() if c.outcome == "passed")
-
-    @property
-    def green(self) -> bool:
-        """The run completed and reported success (exit 0, or pytest's 5: no tests)."""
-        return self.problem is None and (self.exit_code == 0 or self.collected_nothing)
-
-    @property
-    def collected_nothing(self) -> bool:
-        """pytest found no test to run (its exit code 5; for another runner 5 is a failure)."""
-        return self.exit_code == 5 and not self.cases and is_pytest(self.command)
-
-    @property
-    def cannot_start(self) -> str | None:
-        """Why the command could not start at all (then nothing it says can be judged)."""
-        if self.missing_tool:
-            return self.missing_tool
-        return f"the sandbox blocked it ({self.blocked})" if self.blocked else None
-
-
-def is_pytest(cmd: str) -> bool:
-    try:
-        words = shlex.split(cmd)
-    except ValueError:
-        return False
-    return any(w == "pytest" or w.endswith("/pytest") or w == "py.test" for w in words)
+__all__ = ["TestCase", "TestOutcome", "TestRun", "failure_gist", "is_pytest", "run_tests"]
 
 
 def run_tests(
@@ -96,33 +32,41 @@ def run_tests(
     extra_env: Mapping[str, str] | None = None,
 ) -> TestRun:
     """Run ``cmd`` in ``root`` inside the sandbox and collect per-test outcomes."""
-    full = cmd
-    report: Path | None = None
-    if is_pytest(cmd):
-        report = scratch_dir(sandbox, "tests") / "junit.xml"
-        report.unlink(missing_ok=True)
-        full = (  # -vvv: assertion messages show whole values, not "[1, 2, ...]"
-            f"{cmd} --junitxml={shlex.quote(str(report))} -o junit_family=xunit1 "
-            "-p no:cacheprovider --continue-on-collection-errors -vvv"
-        )
-    result = sandbox.run(full, timeout=timeout, cwd=root, extra_env=extra_env)
-    output = (result.stdout + ("\n" + result.stderr if result.stderr else "")).strip()
-    run = TestRun(command=cmd, exit_code=result.exit_code, output=output)
+    scratch = scratch_dir(sandbox, "tests")
+    plan = _pytest_plan(cmd, scratch) if is_pytest(cmd) else plan_for(root, cmd, scratch)
+    env = {**(extra_env or {}), **plan.env}
+    result = sandbox.run(plan.command, timeout=timeout, cwd=root, extra_env=env)
+    if plan.output is not None:
+        output = plan.output(result)
+    else:
+        output = (result.stdout + ("\n" + result.stderr if result.stderr else "")).strip()
+    run = TestRun(command=cmd, exit_code=result.exit_code, output=output, note=plan.note)
     run.problem = describe_failure(result)
     if result.blocked_by and result.exit_code is None:
         run.blocked = result.blocked_by  # refused before it started
-    elif result.blocked_by and report is not None and not result.killed_by:
+    elif result.blocked_by and plan.reports and not result.killed_by:
         run.problem = None  # a test the sandbox denied fails in the report, the others count
     run.missing_tool = _missing_tool(result.exit_code, output, cmd)
     if run.problem or run.missing_tool:
         return run
-    if report is not None:
-        _read_junit(run, report)
-    elif cmd.strip().startswith("go "):
-        _read_go(run)
-    elif cmd.strip().startswith("cargo "):
-        _read_cargo(run)
+    plan.read(run, result)
+    if run.per_test:
+        run.runner = plan.runner
     return run
+
+
+def _pytest_plan(cmd: str, scratch: Path) -> Plan:
+    report = scratch / "junit.xml"
+    report.unlink(missing_ok=True)
+    full = (  # -vvv: assertion messages show whole values, not "[1, 2, ...]"
+        f"{cmd} --junitxml={shlex.quote(str(report))} -o junit_family=xunit1 "
+        "-p no:cacheprovider --continue-on-collection-errors -vvv"
+    )
+
+    def read(run: TestRun, result: ExecResult) -> None:
+        _read_junit(run, report)
+
+    return Plan(full, "pytest", read=read, reports=True)
 
 
 _NOT_FOUND = re.compile(r"^.*(?:command not found|: not found|Permission denied).*$", re.M)
@@ -217,21 +161,3 @@ def _test_id(path: str, classname: str, name: str) -> str:
     rest = classname[len(module) :].lstrip(".") if classname.startswith(module) else ""
     parts = [path, *rest.split(".")] if rest else [path]
     return "::".join([*parts, name]) if name else path
-
-
-_GO_RESULT = re.compile(r"^\s*--- (PASS|FAIL|SKIP): (\S+)", re.M)
-_CARGO_RESULT = re.compile(r"^test (\S+) \.\.\. (ok|FAILED|ignored)", re.M)
-
-
-def _read_go(run: TestRun) -> None:
-    outcomes: dict[str, TestOutcome] = {"PASS": "passed", "FAIL": "failed", "SKIP": "skipped"}
-    for status, name in _GO_RESULT.findall(run.output):
-        run.cases[name] = TestCase(name, outcomes[status])
-    run.per_test = bool(run.cases)
-
-
-def _read_cargo(run: TestRun) -> None:
-    outcomes: dict[str, TestOutcome] = {"ok": "passed", "FAILED": "failed", "ignored": "skipped"}
-    for name, status in _CARGO_RESULT.findall(run.output):
-        run.cases[name] = TestCase(name, outcomes[status])
-    run.per_test = bool(run.cases)

@@ -1,4 +1,6 @@
-"""The types gate: mypy on the touched Python files, with the repository's own config.
+"""The types gate: mypy on the touched Python files, with the repository's own config; and
+for Go, Rust and TypeScript the project's own checker — ``go vet``, ``cargo clippy`` or
+``cargo check``, ``tsc --noEmit`` (:mod:`patchwright.verify.langs`).
 
 When it runs: the repository configures mypy (mypy.ini, .mypy.ini, ``[mypy]`` in setup.cfg,
 ``[tool.mypy]`` in pyproject.toml), ships a ``py.typed`` marker, or a touched file carries
@@ -25,6 +27,7 @@ from pathlib import Path
 
 from patchwright.verify.context import GateContext
 from patchwright.verify.files import Comparison, current_texts
+from patchwright.verify.langs.build import build_checks, combine
 from patchwright.verify.model import GateResult, Problem, Status, diff_problems
 from patchwright.verify.tools import (
     ToolBroken,
@@ -123,11 +126,18 @@ def _readable(code: int | None, stdout: str) -> bool:
 
 
 class TypesGate:
-    """Runs mypy on the touched Python files when the repository uses types; see above."""
+    """Runs mypy on the touched Python files when the repository uses types, and the Go,
+    Rust and TypeScript projects' checkers (:mod:`patchwright.verify.langs.build`); see
+    above."""
 
     name = NAME
 
     def run(self, ctx: GateContext) -> GateResult:
+        python = self._python(ctx)
+        others = build_checks(ctx)
+        return python if others is None else combine([python, others])
+
+    def _python(self, ctx: GateContext) -> GateResult:
         started = time.monotonic()
         texts = current_texts(ctx, (".py", ".pyi"))
         skip = self._why_skip(ctx, texts)

@@ -1,0 +1,125 @@
+"""Rust: ``cargo clippy`` (when installed) or ``cargo check``, with ``--all-targets`` and
+``--message-format=json``, for the package or workspace a touched file belongs to.
+
+Errors always count; warnings count only when the project configures clippy (``clippy.toml``,
+``.clippy.toml``, or ``[lints.clippy]`` / ``[workspace.lints.clippy]`` in ``Cargo.toml``) and
+then only clippy's own (``clippy::...``): a change must not fail for an unused variable in a
+project that never asked. A message's place is its primary span, relative to the repository;
+messages about files outside it (dependencies) are left out. A cargo that cannot load the
+project (a dependency missing offline, a manifest it rejects) gives no verdict.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from patchwright.verify.context import GateContext
+from patchwright.verify.model import Problem
+from patchwright.verify.runners.common import relative
+from patchwright.verify.tools import ToolBroken, scratch_dir, tail, unusable
+
+
+def clippy_configured(root: Path, crate: str) -> bool:
+    folder = root / crate
+    for here in (folder, *folder.parents):
+        if (here / "clippy.toml").is_file() or (here / ".clippy.toml").is_file():
+            return True
+        try:
+            text = (here / "Cargo.toml").read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            text = ""
+        if "lints.clippy]" in text:
+            return True
+        if here == root:
+            break
+    return False
+
+
+def has_clippy(ctx: GateContext, cargo: str) -> bool:
+    """``cargo clippy`` runs here (rustup installs a proxy even without the component)."""
+    key = ("probe:clippy", cargo)
+    if key not in ctx.baseline.memo:
+        result = ctx.sandbox.run([cargo, "clippy", "--version"], cwd=ctx.root, timeout=60)
+        works = result.exit_code == 0 and "clippy" in result.stdout
+        ctx.baseline.memo[key] = [Problem("probe", "", None, None, "yes")] if works else []
+    return bool(ctx.baseline.memo[key])
+
+
+def check_problems(
+    ctx: GateContext, cargo: str, tree: Path, crate: str, *, clippy: bool, old: bool
+) -> list[Problem]:
+    """The compiler's (and clippy's) errors for ``tree/crate``, paths relative to ``tree``.
+    The old tree builds into its own target folder in the private TMPDIR."""
+    verb = "clippy" if clippy else "check"
+    argv = [cargo, verb, "--all-targets", "--message-format=json"]
+    env = {"CARGO_TARGET_DIR": str(scratch_dir(ctx.sandbox, "cargo-target-old"))} if old else {}
+    result = ctx.sandbox.run(argv, cwd=tree / crate, timeout=ctx.test_timeout, extra_env=env)
+    if why := unusable(f"cargo {verb}", result):
+        raise ToolBroken(why)
+    warnings = clippy and clippy_configured(tree, crate)
+    problems: list[Problem] = []
+    seen: set[tuple[str, int | None, str, str]] = set()
+    messages = 0
+    for line in result.stdout.splitlines():
+        item = _message(line)
+        if item is None:
+            continue
+        messages += 1
+        problem = _problem(item, tree, tree / crate, warnings)
+        if problem is None:
+            continue
+        key = (problem.path, problem.line, problem.code or "", problem.message)
+        if key not in seen:
+            seen.add(key)
+            problems.append(problem)
+    if result.exit_code not in (0, None) and not problems:
+        said = tail(result.stderr, 6, 800)
+        raise ToolBroken(f"cargo {verb} exited {result.exit_code}: {said}")
+    return problems
+
+
+def _message(line: str) -> dict[str, object] | None:
+    if not line.startswith('{"reason":"compiler-message"'):
+        return None
+    try:
+        data = json.loads(line)
+    except ValueError:
+        return None
+    message = data.get("message") if isinstance(data, dict) else None
+    return message if isinstance(message, dict) else None
+
+
+def _problem(item: dict[str, object], tree: Path, cwd: Path, warnings: bool) -> Problem | None:
+    level = item.get("level")
+    code_info = item.get("code")
+    code = code_info.get("code") if isinstance(code_info, dict) else None
+    is_clippy = isinstance(code, str) and code.startswith("clippy::")
+    if level != "error" and not (level == "warning" and warnings and is_clippy):
+        return None
+    spans = [s for s in item.get("spans") or [] if isinstance(s, dict)]  # type: ignore[attr-defined]
+    primary = next((s for s in spans if s.get("is_primary")), spans[0] if spans else None)
+    if primary is None:
+        return None  # "aborting due to N previous errors" and the like
+    file = str(primary.get("file_name") or "")
+    rel = _in_tree(file, tree, cwd)
+    if rel is None:
+        return None
+    line = primary.get("line_start")
+    message = str(item.get("message") or "").strip()
+    rendered = str(item.get("rendered") or "")
+    return Problem("types", rel, line if isinstance(line, int) else None,
+                   str(code) if code else "rustc", message, tail(rendered, 14, 1200))  # fmt: skip
+
+
+def _in_tree(file: str, tree: Path, cwd: Path) -> str | None:
+    """``file`` (absolute, or relative to the workspace root: ``cwd`` or a folder above it)
+    relative to ``tree``; None outside it."""
+    if Path(file).is_absolute():
+        return relative(file, tree)
+    for base in (cwd, *cwd.parents):
+        if (base / file).is_file():
+            return relative(str(base / file), tree)
+        if base == tree:
+            break
+    return None

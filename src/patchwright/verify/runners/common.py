@@ -1,0 +1,66 @@
+"""Helpers the runners share: reading a command line, making report paths relative, and
+keeping ids unique."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+import shlex
+from collections.abc import Iterable
+from pathlib import Path
+
+from patchwright.verify.testmodel import TestCase, TestRun
+
+_ASSIGNMENT = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*=")
+_OPERATORS = frozenset(";&|()<>")
+ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
+
+
+def simple_words(cmd: str) -> list[str] | None:
+    """The words of ``cmd`` when it is one simple command (leading ``NAME=value`` words
+    dropped; no ``;``, ``&&``, ``|``, redirection or subshell); None otherwise."""
+    try:
+        lexer = shlex.shlex(cmd, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        words = list(lexer)
+    except ValueError:
+        return None
+    if any(w and set(w) <= _OPERATORS for w in words):
+        return None
+    while words and _ASSIGNMENT.match(words[0]):
+        words.pop(0)
+    return words or None
+
+
+def relative(raw: str, root: Path) -> str | None:
+    """``raw`` (an absolute path, a ``file://`` URL, or a path relative to ``root``) as a path
+    relative to ``root``; None when it lies outside."""
+    raw = raw.removeprefix("file://")
+    path = Path(raw) if os.path.isabs(raw) else root / raw
+    for base in dict.fromkeys((root, root.resolve())):
+        for candidate in dict.fromkeys((path, Path(os.path.realpath(path)))):
+            try:
+                rel = candidate.relative_to(base)
+            except ValueError:
+                continue
+            text = rel.as_posix()
+            return "" if text == "." else text
+    return None
+
+
+def add_case(run: TestRun, case: TestCase) -> None:
+    """Add ``case``; a second test of the same id becomes ``id #2`` (and so on)."""
+    test_id, n = case.id, 1
+    while test_id in run.cases:
+        n += 1
+        test_id = f"{case.id} #{n}"
+    if test_id != case.id:
+        case = dataclasses.replace(case, id=test_id)
+    run.cases[test_id] = case
+
+
+def clip(lines: Iterable[str], count: int = 12, chars: int = 1500) -> str:
+    """The first ``count`` non-empty lines, at most ``chars`` characters."""
+    kept = [line.rstrip() for line in lines if line.strip()][:count]
+    return "\n".join(kept)[:chars]

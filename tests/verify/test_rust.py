@@ -1,0 +1,148 @@
+"""Rust as first-class as Python: ``cargo test`` per test — unit, integration and doc tests,
+by the file they live in — and ``cargo check`` against the baseline, on real crates in
+temporary folders, run in the sandbox.
+
+Before: cargo could not even start in the bubblewrap sandbox under rustup; and when it ran,
+cargo stopped at the first test target that failed (the integration and doc tests reported
+nothing), tests were named without their file, with no assertion message, and a change that
+did not compile passed the lint and types gates.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from patchwright.verify import (
+    Baseline,
+    TestsGate,
+    TypesGate,
+    detect_test_command,
+    run_gates,
+    summarize_failures,
+)
+
+pytestmark = pytest.mark.skipif(shutil.which("cargo") is None, reason="cargo is not installed")
+
+CARGO = '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n'
+LIB = (
+    "/// Adds two numbers.\n"
+    "///\n"
+    "/// ```\n"
+    "/// assert_eq!(calc::add(2, 3), 5);\n"
+    "/// ```\n"
+    "pub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n\n"
+    "pub fn mul(a: i32, b: i32) -> i32 {\n    a * b\n}\n\n"
+    "#[cfg(test)]\nmod tests {\n    use super::*;\n\n"
+    "    #[test]\n    fn adds_two_numbers() {\n"
+    '        assert_eq!(add(2, 3), 5, "add is wrong");\n    }\n\n'
+    "    #[test]\n    fn multiplies() {\n        assert_eq!(mul(2, 3), 6);\n    }\n}\n"
+)
+IT = "#[test]\nfn mul_by_zero() {\n    assert_eq!(calc::mul(7, 0), 0);\n}\n"
+FILES = {"Cargo.toml": CARGO, "src/lib.rs": LIB, "tests/it.rs": IT}
+ADD = "src/lib.rs::tests::adds_two_numbers"
+DOC = "src/lib.rs::add (doc test)"
+
+
+def test_every_kind_of_test_is_named_by_its_file_and_fails_with_its_assertion(
+    repo: Path,
+    write: Callable[..., None],
+    baseline: Callable[..., Baseline],
+    check: Callable[..., Any],
+) -> None:
+    write(FILES)
+    assert detect_test_command(repo) == "cargo test"
+    base = baseline()
+    run = base.tests
+    assert run is not None and run.per_test and run.runner == "cargo", run and run.output
+    assert base.failing_tests == {ADD, DOC}
+    assert {i for i, c in run.cases.items() if c.outcome == "passed"} == {
+        "src/lib.rs::tests::multiplies",
+        "tests/it.rs::mul_by_zero",
+    }
+    unit = run.cases[ADD]
+    assert unit.message == "assertion `left == right` failed: add is wrong"
+    assert "panicked at src/lib.rs:20" in unit.detail and "left: -1" in unit.detail
+    assert unit.path == "src/lib.rs" and unit.line == 19
+    doc = run.cases[DOC]
+    assert doc.line == 3 and "left: -1" in doc.detail
+    # unit and doc tests live in the code's own file; an integration test in its own
+    assert unit.inline and doc.inline and not run.cases["tests/it.rs::mul_by_zero"].inline
+    assert "add is wrong" in base.failure_output
+
+    write({"src/lib.rs": LIB.replace("    a - b", "    a + b")})
+    fixed = check(base, ["src/lib.rs"], gates=[TestsGate()])["tests"]
+    assert fixed.status == "passed"
+    assert sorted(p.message for p in fixed.fixed_problems) == [DOC, ADD]
+
+    write({"src/lib.rs": LIB.replace("    a * b", "    a * b + 1")})
+    broke = check(base, ["src/lib.rs"], gates=[TestsGate()])["tests"]
+    assert broke.status == "failed"
+    assert [p.message for p in broke.new_problems] == [
+        "src/lib.rs::tests::multiplies",
+        "tests/it.rs::mul_by_zero",
+    ]
+    summary = summarize_failures([broke])
+    assert "tests/it.rs::mul_by_zero" in summary and "left: 1" in summary
+
+
+def test_a_change_that_does_not_compile_is_refused_by_cargo_check(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    write({**FILES, "src/lib.rs": LIB.replace("    a - b", "    a + b")})
+    base = baseline()
+    assert base.failing_tests == frozenset()
+    write({"src/lib.rs": LIB.replace("    a - b", '    a + "b"')})
+    results = check(base, ["src/lib.rs"])
+    assert results["types"].status == "failed", results["types"]
+    (problem,) = results["types"].new_problems
+    assert problem.path == "src/lib.rs" and problem.line == 7 and problem.code == "E0277"
+    assert "cannot add `&str` to `i32`" in problem.message
+    assert results["tests"].status == "skipped"  # not run after a failed gate
+    tests = check(base, ["src/lib.rs"], gates=[TestsGate()])["tests"]
+    assert tests.status == "failed" and tests.new_problems[0].message == ".::[build]"
+    assert "E0277" in tests.new_problems[0].detail
+
+
+def test_old_errors_do_not_block_and_only_new_ones_do(
+    repo: Path, write: Callable[..., None], baseline: Callable[..., Baseline]
+) -> None:
+    """An error that was already there (in a file the change does not touch) is old: the
+    check of the tree as it was, in a scratch copy, has it too."""
+    broken = 'pub fn broken() -> i32 {\n    "no"\n}\n'
+    write({**FILES, "src/lib.rs": "pub mod extra;\n" + LIB, "src/extra.rs": broken})
+    base = baseline()
+    write({"src/lib.rs": "pub mod extra;\n" + LIB.replace("    a * b", "    b * a")})
+    from patchwright.sandbox import Sandbox
+
+    box = Sandbox(repo)
+    try:
+        same = run_gates(repo, box, base, touched=["src/lib.rs"], gates=[TypesGate()])[0]
+        assert same.status == "passed", same
+        write({"src/lib.rs": "pub mod extra;\n" + LIB.replace("    a * b", "    a * true")})
+        worse = run_gates(repo, box, base, touched=["src/lib.rs"], gates=[TypesGate()])[0]
+    finally:
+        box.close()
+    assert worse.status == "failed"
+    assert [(p.path, p.code) for p in worse.new_problems] == [("src/lib.rs", "E0277")]
+
+
+def test_a_unit_test_is_placed_in_the_module_file_that_declares_it(tmp_path: Path) -> None:
+    """HumanEvalFix's layout: ``#[cfg(test)] mod tests;`` in lib.rs, the tests in tests.rs."""
+    from patchwright.verify.runners.cargotest import _module_file
+
+    for rel in ("src/lib.rs", "src/tests.rs", "src/parser/mod.rs", "src/parser/cases.rs"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("")
+    assert _module_file(tmp_path, "src/lib.rs", "tests::adds") == ("src/tests.rs", False)
+    assert _module_file(tmp_path, "src/lib.rs", "parser::cases::t") == (
+        "src/parser/cases.rs",
+        False,
+    )
+    assert _module_file(tmp_path, "src/lib.rs", "parser::tests::t") == ("src/parser/mod.rs", True)
+    assert _module_file(tmp_path, "src/lib.rs", "top") == ("src/lib.rs", True)
+    assert _module_file(tmp_path, "tests/it.rs", "works") == ("tests/it.rs", False)
