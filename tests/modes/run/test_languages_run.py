@@ -1,0 +1,148 @@
+"""``patchwright run`` on JavaScript (node's runner and jest), Go and Rust repositories, end to
+end with scripted replies: a comment-only reply ends ``failed`` naming the failing test, with
+the repository byte-identical; the correct reply ends ``solved``. (The Rust task's test is an
+integration test in ``tests/``: a unit test in the code's own file makes the agent hold that
+file read-only as "the tests the task must make pass".)
+
+Before: node's runner gave no per-test outcomes, so the run said ``npm test --silent fails
+before any change and gives no per-test outcomes``, ended ``unverified``, and ``--yes``
+committed a comment while ``npm test`` still failed; cargo could not start in the sandbox.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+Script = Callable[[list[str]], Path]
+TASK = "add() returns the wrong result; fix it."
+JS_RUNNERS = Path(__file__).resolve().parents[2] / "fixtures" / "js-runners" / "node_modules"
+
+CALC_JS = (
+    "function add(a, b) {\n  return a - b;\n}\n\n"
+    "function mul(a, b) {\n  return a * b;\n}\n\nmodule.exports = { add, mul };\n"
+)
+NODE_TESTS = (
+    "const test = require('node:test');\nconst assert = require('node:assert');\n"
+    "const { add, mul } = require('../src/calc');\n\n"
+    "test('add returns the sum', () => {\n  assert.strictEqual(add(2, 3), 5);\n});\n\n"
+    "test('mul multiplies', () => {\n  assert.strictEqual(mul(2, 3), 6);\n});\n"
+)
+JEST_TESTS = (
+    "const { add, mul } = require('../src/calc');\n\n"
+    "test('add returns the sum', () => {\n  expect(add(2, 3)).toBe(5);\n});\n\n"
+    "test('mul multiplies', () => {\n  expect(mul(2, 3)).toBe(6);\n});\n"
+)
+GO_CALC = "package calc\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n"
+GO_TESTS = (
+    'package calc\n\nimport "testing"\n\n'
+    "func TestAdd(t *testing.T) {\n"
+    '\tif got := Add(2, 3); got != 5 {\n\t\tt.Errorf("Add(2, 3) = %d, want 5", got)\n\t}\n}\n'
+)
+RUST_LIB = "pub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n"
+RUST_TESTS = "#[test]\nfn add_returns_the_sum() {\n    assert_eq!(calc::add(2, 3), 5);\n}\n"
+
+
+def sr(path: str, fence: str, search: str, replace: str) -> str:
+    return (
+        f"{path}\n```{fence}\n<<<<<<< SEARCH\n{search}\n=======\n{replace}\n>>>>>>> REPLACE\n```\n"
+    )
+
+
+def _package(test: str) -> str:
+    return json.dumps({"name": "calc", "version": "1.0.0", "scripts": {"test": test}})
+
+
+def _node_modules(repo: Path) -> None:
+    if not (JS_RUNNERS / ".bin" / "jest").exists():
+        pytest.skip("the JavaScript test runners are not installed: run scripts/setup.sh")
+    (repo / "node_modules").symlink_to(JS_RUNNERS)
+    (repo / ".gitignore").write_text("node_modules\n")
+
+
+CASES = {
+    "node": (
+        {"package.json": _package("node --test"), "src/calc.js": CALC_JS,
+         "test/calc.test.js": NODE_TESTS},
+        "src/calc.js", "javascript", ("  return a - b;", "  return a + b;"),
+        "test/calc.test.js::add returns the sum", "-1 !== 5",
+    ),
+    "jest": (
+        {"package.json": _package("jest"), "src/calc.js": CALC_JS,
+         "test/calc.test.js": JEST_TESTS},
+        "src/calc.js", "javascript", ("  return a - b;", "  return a + b;"),
+        "test/calc.test.js::add returns the sum", "Received: -1",
+    ),
+    "go": (
+        {"go.mod": "module example.com/calc\n\ngo 1.19\n", "calc.go": GO_CALC,
+         "calc_test.go": GO_TESTS},
+        "calc.go", "go", ("\treturn a - b", "\treturn a + b"),
+        "calc_test.go::TestAdd", "Add(2, 3) = -1, want 5",
+    ),
+    "rust": (
+        {"Cargo.toml": '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n',
+         "src/lib.rs": RUST_LIB, "tests/calc.rs": RUST_TESTS, ".gitignore": "target\n"},
+        "src/lib.rs", "rust", ("    a - b", "    a + b"),
+        "tests/calc.rs::add_returns_the_sum", "left: -1",
+    ),
+}  # fmt: skip
+TOOLS = {"node": "node", "jest": "node", "go": "go", "rust": "cargo"}
+
+
+def _repo(kind: str, tmp_path: Path, shop: Any) -> tuple[Path, tuple[Any, ...]]:
+    if shutil.which(TOOLS[kind]) is None:
+        pytest.skip(f"{TOOLS[kind]} is not installed")
+    files, *rest = CASES[kind]
+    root = tmp_path / kind
+    root.mkdir()
+    if kind == "jest":
+        _node_modules(root)
+    if kind == "rust":  # committed, as for any binary crate: the test run does not write it
+        for rel, text in files.items():
+            (root / rel).parent.mkdir(parents=True, exist_ok=True)
+            (root / rel).write_text(text)
+        subprocess.run(["cargo", "generate-lockfile", "--offline"], cwd=root, check=True,
+                       capture_output=True)  # fmt: skip
+        files = {**files, "Cargo.lock": (root / "Cargo.lock").read_text()}
+    return shop.make_repo(root, files), tuple(rest)
+
+
+def _fingerprint(shop: Any, repo: Path) -> dict[str, str]:
+    """The repository's files less its build output (``target/``, ignored by git)."""
+    return {k: v for k, v in shop.fingerprint(repo).items() if not k.startswith("target/")}
+
+
+@pytest.mark.parametrize("kind", list(CASES))
+def test_a_comment_only_reply_fails_naming_the_failing_test(
+    kind: str, tmp_path: Path, script: Script, shop: Any
+) -> None:
+    repo, (path, fence, (bad, _), test_id, said) = _repo(kind, tmp_path, shop)
+    before, head = _fingerprint(shop, repo), shop.git(repo, "rev-parse", "HEAD")
+    indent = bad[: len(bad) - len(bad.lstrip())]
+    replies = script([sr(path, fence, bad, f"{indent}// add them\n{bad}"),
+                      sr(path, fence, bad, f"{bad} // the sum")])  # fmt: skip
+    code, out = shop.run(repo, TASK, replies)
+    assert (code, out["outcome"]) == (1, "failed"), json.dumps(out)[:3000]
+    assert out["criterion"]["targets"] == [test_id]
+    assert out["criterion"]["remaining"] == [test_id]
+    assert _fingerprint(shop, repo) == before
+    assert shop.git(repo, "rev-parse", "HEAD") == head
+    run_dir = next((repo / ".patchwright" / "runs").iterdir())
+    messages = json.loads((run_dir / "trajectory.json").read_text())["messages"]
+    prompts = [m["content"] for m in messages if m["role"] == "user"]
+    assert said in prompts[0] and said in prompts[1]
+
+
+@pytest.mark.parametrize("kind", list(CASES))
+def test_the_correct_reply_is_solved(kind: str, tmp_path: Path, script: Script, shop: Any) -> None:
+    repo, (path, fence, (bad, good), test_id, _) = _repo(kind, tmp_path, shop)
+    code, out = shop.run(repo, TASK, script([sr(path, fence, bad, good), "fix(calc): add adds"]))
+    assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
+    assert out["criterion"]["targets"] == [test_id]
+    assert good in (repo / path).read_text()
