@@ -1,8 +1,7 @@
 """``patchwright run`` on JavaScript (node's runner and jest), Go and Rust repositories, end to
 end with scripted replies: a comment-only reply ends ``failed`` naming the failing test, with
-the repository byte-identical; the correct reply ends ``solved``. (The Rust task's test is an
-integration test in ``tests/``: a unit test in the code's own file makes the agent hold that
-file read-only as "the tests the task must make pass".)
+the repository byte-identical; the correct reply ends ``solved`` — also when the task's test
+is a Rust unit test in the code's own file, which must then stay writable.
 
 Before: node's runner gave no per-test outcomes, so the run said ``npm test --silent fails
 before any change and gives no per-test outcomes``, ended ``unverified``, and ``--yes``
@@ -146,3 +145,29 @@ def test_the_correct_reply_is_solved(kind: str, tmp_path: Path, script: Script, 
     assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
     assert out["criterion"]["targets"] == [test_id]
     assert good in (repo / path).read_text()
+
+
+def test_a_rust_unit_test_in_the_codes_own_file_leaves_that_file_writable(
+    tmp_path: Path, script: Script, shop: Any
+) -> None:
+    """Before: ``src/lib.rs holds the tests the task must make pass; it is read-only``, so no
+    fix of a function tested by its own ``#[cfg(test)] mod tests`` could be written."""
+    if shutil.which("cargo") is None:
+        pytest.skip("cargo is not installed")
+    lib = RUST_LIB + (
+        "\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn add_works() {\n"
+        "        assert_eq!(super::add(2, 3), 5);\n    }\n}\n"
+    )
+    root = tmp_path / "unit"
+    root.mkdir()
+    files = {
+        "Cargo.toml": CASES["rust"][0]["Cargo.toml"],
+        "src/lib.rs": lib,
+        ".gitignore": "target\n",
+    }
+    repo = shop.make_repo(root, files)
+    reply = sr("src/lib.rs", "rust", "    a - b", "    a + b")
+    code, out = shop.run(repo, TASK, script([reply, "fix(calc): add adds"]))
+    assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
+    assert out["criterion"]["targets"] == ["src/lib.rs::tests::add_works"]
+    assert "    a + b" in (repo / "src/lib.rs").read_text()

@@ -71,12 +71,16 @@ def protected_tests(
 ) -> list[str]:
     """Files of the tests the criterion requires, test files the task names, and files the
     criterion's commands name: read-only unless the task asks to change tests (a model must
-    not make a check pass by rewriting the check)."""
+    not make a check pass by rewriting the check). A test that lives in the code's own file
+    (a Rust ``#[cfg(test)]`` module or doc test: ``TestCase.inline``) leaves that file
+    writable — it holds the code to fix."""
     if _CHANGE_TESTS.search(task):
         return []
     cases = baseline.tests.cases if baseline.tests else {}
     required = baseline.failing_tests if criterion.test_cmd else criterion.targets
-    files = {cases[t].path for t in required if t in cases and cases[t].path}
+    files = {
+        cases[t].path for t in required if t in cases and cases[t].path and not cases[t].inline
+    }
     files.update(p for p in mentioned_files(task, paths) if is_test_path(p))
     commands = " ".join(c for c in (criterion.test_cmd, *criterion.done_when) if c)
     files.update(mentioned_files(commands, paths))
