@@ -178,6 +178,11 @@ def test_jest_through_pnpm_style_scripts_and_vitest_and_mocha_report_per_test(
         ({}, "npx vitest run", ("vitest", "")),
         ({}, "node --test", ("node", "")),
         ({}, "make test", None),
+        ({}, "timeout 20 npx jest", ("jest", "")),
+        ({}, "jest > out.txt", ("jest", None)),
+        # Aider's polyglot JavaScript tasks: the runner ends the line, so options reach it
+        ({}, 'D=/opt/x; [ -x "$D/jest" ] || { echo no >&2; exit 3; }; '
+             'ln -s "$D" node_modules && node_modules/.bin/jest --ci ./*', ("jest", "")),
     ],
 )  # fmt: skip
 def test_which_runner_a_command_runs_and_how_its_options_reach_it(

@@ -146,3 +146,15 @@ def test_a_unit_test_is_placed_in_the_module_file_that_declares_it(tmp_path: Pat
     assert _module_file(tmp_path, "src/lib.rs", "parser::tests::t") == ("src/parser/mod.rs", True)
     assert _module_file(tmp_path, "src/lib.rs", "top") == ("src/lib.rs", True)
     assert _module_file(tmp_path, "tests/it.rs", "works") == ("tests/it.rs", False)
+
+
+def test_a_wrapped_cargo_test_still_reports_each_test(tmp_path: Path) -> None:
+    """HumanEvalFix's command: ``timeout 120 cargo test --offline``."""
+    from patchwright.verify.runners import plan_for
+
+    plan = plan_for(tmp_path, "timeout 120 cargo test --offline", tmp_path)
+    assert plan.runner == "cargo"
+    assert plan.command == (
+        "timeout 120 cargo test --no-fail-fast --message-format=json-render-diagnostics "
+        "--offline 2>&1"
+    )

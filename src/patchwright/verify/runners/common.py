@@ -18,8 +18,9 @@ ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 
 
 def simple_words(cmd: str) -> list[str] | None:
-    """The words of ``cmd`` when it is one simple command (leading ``NAME=value`` words
-    dropped; no ``;``, ``&&``, ``|``, redirection or subshell); None otherwise."""
+    """The words of ``cmd`` when it is one simple command (no ``;``, ``&&``, ``|``,
+    redirection or subshell), less what only wraps it: leading ``NAME=value`` words,
+    ``env``, ``nice`` and ``timeout [options] DURATION``; None otherwise."""
     try:
         lexer = shlex.shlex(cmd, posix=True, punctuation_chars=True)
         lexer.whitespace_split = True
@@ -28,9 +29,23 @@ def simple_words(cmd: str) -> list[str] | None:
         return None
     if any(w and set(w) <= _OPERATORS for w in words):
         return None
-    while words and _ASSIGNMENT.match(words[0]):
-        words.pop(0)
-    return words or None
+    return _unwrapped(words) or None
+
+
+def _unwrapped(words: list[str]) -> list[str]:
+    while words:
+        head = os.path.basename(words[0])
+        if _ASSIGNMENT.match(words[0]) or head in ("env", "nice", "time"):
+            words = words[1:]
+        elif head == "timeout":
+            rest = words[1:]
+            while rest and rest[0].startswith("-"):
+                takes_value = rest[0] in ("-s", "-k", "--signal", "--kill-after")
+                rest = rest[2:] if takes_value else rest[1:]
+            words = rest[1:]  # the duration
+        else:
+            break
+    return words
 
 
 def relative(raw: str, root: Path) -> str | None:

@@ -1,7 +1,8 @@
 """JavaScript test runners: which one a command runs, and how it is asked for a report.
 
 A command runs a runner directly (``jest``, ``npx vitest run``, ``node --test``,
-``node_modules/.bin/mocha``) or through a ``package.json`` script (``npm test``, ``pnpm test``,
+``node_modules/.bin/mocha``, the last command of a shell line) or through a ``package.json``
+script (``npm test``, ``pnpm test``,
 ``yarn test``, ``bun run test``). A script is read as a shell line: its runner is the first
 word of a command in it (past ``NAME=value``, ``cross-env``, ``npx``, coverage wrappers such as
 ``nyc`` and ``c8``), and a script that runs another script (``npm run test:unit``) is followed.
@@ -136,9 +137,8 @@ def _script_name(words: list[str]) -> str | None:
 def target(root: Path, cmd: str, depth: int = 0) -> Target | None:
     """The JavaScript test runner ``cmd`` runs in ``root`` (see the module docstring)."""
     words = simple_words(cmd)
-    if words is None:
-        found = _in_line(cmd)
-        return Target(found, None) if found else None
+    if words is None:  # a shell line: options reach a runner that ends it
+        return _script_target(root, cmd, depth)
     head = os.path.basename(words[0])
     if head not in MANAGERS or depth >= _MAX_DEPTH:
         runner = _runner_of(words)
@@ -164,9 +164,11 @@ def _script_target(root: Path, script: str, depth: int) -> Target | None:
     parts = [p for p in _SPLIT.split(script.strip()) if p]
     if not parts:
         return None
-    last = target(root, parts[-1], depth + 1)
-    if last is not None:
-        return last
+    simple = simple_words(parts[-1]) is not None
+    if depth < _MAX_DEPTH and (simple or parts[-1] != script.strip()):  # else: no progress
+        last = target(root, parts[-1], depth + 1)
+        if last is not None:
+            return last
     found = _in_line(script)
     return Target(found, None) if found else None
 
