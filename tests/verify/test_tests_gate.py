@@ -201,3 +201,18 @@ def test_a_failure_is_told_by_its_location_and_assertion_with_whole_values() -> 
         "E         Left contains one more item: 3",
     ]
     assert failure_gist("no assertion here\nTimeout") == "no assertion here\nTimeout"
+
+
+def test_a_baseline_that_could_not_start_makes_every_failure_new(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    """``patchwright check`` exports HEAD without ``node_modules``: jest was not found there
+    (exit 127), and the gate said "the suite already failed at baseline" and passed."""
+    write({"run.sh": "exit 0\n"})
+    base = baseline(test_cmd="./no-such-runner")
+    assert base.tests is not None and base.tests.cannot_start
+    write({"no-such-runner": "#!/bin/sh\necho 'a test failed'; exit 1\n"})
+    (Path(base.root) / "no-such-runner").chmod(0o755)
+    result = check(base, ["run.sh"], gates=GATE, test_cmd="./no-such-runner")["tests"]
+    assert result.status == "failed"
+    assert "could not start before the change" in (result.reason or "")

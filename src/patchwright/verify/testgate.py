@@ -8,7 +8,9 @@ the gate cannot tell new failures apart and passes *with that reason stated*.
 A test command that cannot start (not found, not executable, pytest not installed, refused by
 the sandbox), or a run that was already broken before the change (timed out, pytest's
 internal or usage error) and still is, makes the gate ``could_not_run``: no verdict, never a
-pass. A run the change broke fails the gate. pytest's exit 5 (no tests collected) skips the
+pass. A run the change broke fails the gate. A baseline whose command could not start (a
+checkout exported without its ``node_modules``) compares with nothing: every failure counts
+as new, never "already failing". pytest's exit 5 (no tests collected) skips the
 gate when the baseline collected none either, and fails it when tests ran before.
 """
 
@@ -59,6 +61,12 @@ class TestsGate:
         if why := run.cannot_start:
             return GateResult(NAME, "could_not_run", output=tail(run.output),
                               reason=f"the test command could not start: {why}")  # fmt: skip
+        if base is not None and (unstarted := base.cannot_start):
+            result = self._by_exit_code(run, None)  # a baseline that never ran knows nothing
+            if result.reason:
+                result.reason = (f"the test command could not start before the change "
+                                 f"({unstarted}): every failure counts as new")  # fmt: skip
+            return result
         if run.problem:
             if base is not None and base.problem:
                 return GateResult(NAME, "could_not_run", output=tail(run.output), reason=(
