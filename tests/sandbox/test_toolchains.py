@@ -61,7 +61,8 @@ def test_the_view_leads_each_toolchain_to_its_real_installation(tmp_path: Path) 
     assert env["GOPATH"] == str(home / "go") and env["GOMODCACHE"] == str(home / "go/pkg/mod")
     assert env["GOCACHE"] == str(private / "go-build")  # writable, in the private directory
     assert env["GOPROXY"] == "off" and env["CARGO_NET_OFFLINE"] == "true"
-    assert env["GOFLAGS"] == "-buildvcs=false"
+    if shutil.which("go", path="/usr/bin"):  # a go that stamps binaries is told not to
+        assert env["GOFLAGS"] == "-buildvcs=false"
     for shown in (".rustup", ".cargo/bin", ".cargo/registry", "go", ".nvm"):
         assert home / shown in view.shown, shown
     assert home / ".cargo" not in view.shown and home / ".cargo/credentials.toml" in view.secrets

@@ -14,7 +14,7 @@ dependencies could not build offline. This module says, for one command:
   be writable); ``NODE_OPTIONS=--disable-wasm-trap-handler`` under an address-space limit
   (``node_options``); with the network off ``CARGO_NET_OFFLINE=true``, ``GOPROXY=off``,
   ``GOTOOLCHAIN=local`` and ``NPM_CONFIG_OFFLINE=true`` so a missing dependency fails at
-  once, saying so, instead of timing out; ``GOFLAGS=-buildvcs=false`` unless set;
+  once, saying so, instead of timing out; ``GOFLAGS=-buildvcs=false`` unless set (Go 1.18+);
 - **shown** host directories (bound read-only under bubblewrap): the toolchain roots that
   exist (``~/.rustup``, ``~/.cargo/bin``/``registry``/``git``, ``~/go``, ``~/.nvm``, volta,
   fnm, pnpm, ``~/.pyenv``, ``~/.local/bin``...) and the folders the user's cargo config
@@ -292,6 +292,20 @@ def _wasm_flag(node: str) -> bool:
     return done.returncode == 0
 
 
+@functools.cache
+def _go_stamps(go: str | None) -> bool:
+    """This go stamps binaries with version control information (1.18 and later), so
+    ``-buildvcs=false`` is a flag it knows."""
+    if go is None:
+        return False
+    try:
+        done = subprocess.run([go, "version"], capture_output=True, text=True, timeout=15)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    m = re.search(r"go(\d+)\.(\d+)", done.stdout)
+    return m is not None and (int(m.group(1)), int(m.group(2))) >= (1, 18)
+
+
 def node_options(env: Mapping[str, str]) -> str:
     """``NODE_OPTIONS`` for a command whose address space is limited: V8 reserves about 10 GiB
     of address space for each WebAssembly memory (its bounds checks trap on guard pages), so
@@ -337,7 +351,7 @@ def toolchain_view(
     if goroot := _dir(env.get("GOROOT")):
         shown.append(goroot)
     out["GOCACHE"] = str(private / "go-build")  # the build cache must be writable
-    if "GOFLAGS" not in env:
+    if "GOFLAGS" not in env and _go_stamps(shutil.which("go", path=env.get("PATH") or os.defpath)):
         out["GOFLAGS"] = "-buildvcs=false"  # no git calls to stamp binaries
     for name in ("NVM_DIR", "VOLTA_HOME", "FNM_DIR", "PNPM_HOME", "PYENV_ROOT", "BUN_INSTALL"):
         if path := _dir(env.get(name)):
