@@ -18,9 +18,26 @@ from pathlib import Path
 
 os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
+from typing import Any
+
 from patchwright.agent.task.commit_message import write_commit_message
-from patchwright.events import Event, EventBus
-from patchwright.llm import make_model
+from patchwright.llm import Model, Reply, make_model
+
+
+class Kept:
+    """The model, keeping every reply it gives (its usage and seconds)."""
+
+    def __init__(self, model: Model) -> None:
+        self.model, self.name, self.context_window = model, model.name, model.context_window
+        self.replies: list[Reply] = []
+
+    def complete(self, messages: Any, **kwargs: Any) -> Reply:
+        reply = self.model.complete(messages, **kwargs)
+        self.replies.append(reply)
+        return reply
+
+    def count_tokens(self, text: str) -> int:
+        return self.model.count_tokens(text)
 
 
 def main() -> None:
@@ -33,19 +50,18 @@ def main() -> None:
     summaries = sorted(args.records.glob("*/*/summary.json"))
     runs = [json.loads(p.read_text()) for p in summaries]
     runs = [r for r in runs if r.get("diff")][: args.limit or None]
-    model = make_model(args.model)
-    replies: list[Event] = []
-    bus = EventBus()
-    bus.subscribe(replies.append)
-    write_commit_message(model, "warm up", "--- a/x\n+++ b/x\n", bus=EventBus())  # load once
+    raw = make_model(args.model)
+    write_commit_message(raw, "warm up", "--- a/x\n+++ b/x\n")  # load once
+    model = Kept(raw)
     for run in runs:
         message = write_commit_message(
-            model, run["task"], run["diff"], bus=bus, max_task_chars=args.max_task_chars
+            model, run["task"], run["diff"], max_task_chars=args.max_task_chars
         )
-        reply = replies[-1].data
-        print(f"{reply['prompt_tokens']:5d} tok {reply['seconds']:5.1f}s  {message}")
-    seconds = [e.data["seconds"] for e in replies]
-    tokens = [e.data["prompt_tokens"] for e in replies]
+        reply = model.replies[-1]
+        print(f"{reply.usage.prompt_tokens:5d} tok {reply.seconds:5.1f}s  {message}")
+    replies = model.replies
+    seconds = [r.seconds for r in replies]
+    tokens = [r.usage.prompt_tokens for r in replies]
     print(
         f"{len(replies)} messages: median prompt {statistics.median(tokens):.0f} tokens, "
         f"median {statistics.median(seconds):.1f}s, total {sum(seconds):.0f}s"

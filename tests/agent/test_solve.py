@@ -59,7 +59,7 @@ def settings_for(tmp_path: Path, replies: list[dict[str, Any]], **sections: Any)
 
 def events_of(bus: EventBus) -> list[tuple[str, dict[str, Any]]]:
     seen: list[tuple[str, dict[str, Any]]] = []
-    bus.subscribe(lambda e: seen.append((e.kind, dict(e.data))))
+    bus.subscribe(lambda e: seen.append((e.kind, e.payload())))
     return seen
 
 

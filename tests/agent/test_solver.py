@@ -13,7 +13,9 @@ from patchwright.agent.keeping import Keeper
 from patchwright.agent.pipeline_solver import PipelineSolver, SolveOptions
 from patchwright.agent.solve_types import Decision
 from patchwright.agent.working_copy import WorkingCopy
-from patchwright.events import Event, EventBus
+from patchwright.events import Event, EventBus, ModelRequest
+from patchwright.llm import ModelInfo
+from patchwright.llm.router import Candidate, Router
 from patchwright.llm.scripted import ScriptedModel
 from patchwright.verify import GateResult
 from patchwright.workspace.textfile import TextFile, decode_bytes
@@ -101,8 +103,11 @@ def solver(
     def approve(diff: str, problems: str = "") -> Decision:
         return "apply"
 
+    scripted = ScriptedModel(replies)
+    model = Router([Candidate(ModelInfo("scripted"), [None], lambda _key: scripted)],
+                   on_event=bus.emit)  # fmt: skip
     s = PipelineSolver(
-        model=ScriptedModel(replies),
+        model=model,
         working=WorkingCopy(["calc.py"], read, lambda p: None, (), ["calc.py"]),
         checker=RunsTheCode(disk, criterion),
         new_txn=lambda: MemoryTxn(disk),
@@ -149,7 +154,7 @@ def test_best_of_k_tries_another_sample_of_the_same_prompt() -> None:
     s, _, events = solver([COMMENTED, FIXED])
     result = s.solve(SolveOptions("make add add", "whole", max_iter=1, candidates=2))
     assert (result.outcome, result.iterations, result.first_try) == ("solved", 1, False)
-    phases = [e.data["phase"] for e in events if e.kind == "model.request"]
+    phases = [e.phase for e in events if isinstance(e, ModelRequest)]
     assert phases == ["edit", "candidate"]
     assert [m["role"] for m in s.messages] == ["system", "user", "assistant"]  # one branch kept
 

@@ -77,7 +77,7 @@ def test_429_cools_the_key_for_retry_after_and_uses_the_next(fake: FakeServer) -
     model = compat(
         fake,
         environ={"OPENAI_COMPAT_API_KEY": "key-one", "OPENAI_COMPAT_API_KEY_2": "key-two"},
-        on_event=lambda kind, data: events.append((kind, data)),
+        on_event=lambda event: events.append((event.kind, event.payload())),
     )
     assert model.complete(HELLO).text
     assert [e.key for e in fake.log] == ["key-one", "key-two"]
@@ -168,15 +168,15 @@ def test_a_server_that_is_down_falls_back_and_says_so_only_when_something_follow
     events: list[str] = []
     down = "openai-compat:http://127.0.0.1:9/v1#qwen"
     model = make_model(
-        down, fallback=[f"scripted:{script}"], on_event=lambda k, d: events.append(k)
+        down, fallback=[f"scripted:{script}"], on_event=lambda event: events.append(event.kind)
     )
     assert model.complete(HELLO).text == "from the fallback"
-    assert events == ["model.fallback"]
+    assert events == ["model.request", "model.fallback", "model.reply"]
     events.clear()
-    alone = make_model(down, on_event=lambda k, d: events.append(k))
+    alone = make_model(down, on_event=lambda event: events.append(event.kind))
     with pytest.raises(ProviderError):
         alone.complete(HELLO)
-    assert events == []
+    assert events == ["model.request"]  # no fallback to announce, and no reply
 
 
 def test_model_missing_on_a_local_server_says_how_to_load_it(fake: FakeServer) -> None:

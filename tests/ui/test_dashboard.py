@@ -10,7 +10,7 @@ import threading
 import pytest
 from starlette.testclient import TestClient
 
-from patchwright.events import EventBus
+from patchwright.events import EventBus, ReviewIteration
 from patchwright.modes.review.checkpoint import CheckpointDesk
 from patchwright.modes.review.state import ReviewState
 from patchwright.ui.dashboard.app import allowed_hosts, build_app
@@ -36,7 +36,7 @@ def test_the_page_and_its_state_are_served_read_only(
     parts: tuple[EventBus, ReviewState, CheckpointDesk],
 ) -> None:
     bus, state, desk = parts
-    bus.emit("review.iteration", iteration=3, limit=5)
+    bus.emit(ReviewIteration(iteration=3, limit=5))
     web = client(state, desk)
     page = web.get("/")
     assert page.status_code == 200 and 'id="approve"' in page.text
@@ -84,9 +84,7 @@ def test_the_event_stream_sends_the_state_then_each_event_with_the_state_after_i
     async def read() -> list[str]:
         stream = hub.stream()
         chunks = [await anext(stream)]
-        threading.Thread(
-            target=bus.emit, args=("review.iteration",), kwargs={"iteration": 7}
-        ).start()
+        threading.Thread(target=bus.emit, args=(ReviewIteration(iteration=7, limit=0),)).start()
         chunks += [await anext(stream), await anext(stream)]
         hub.close()
         chunks += [c async for c in stream]

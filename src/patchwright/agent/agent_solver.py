@@ -25,7 +25,7 @@ from patchwright.agent.role_runner import Handover, RoleRunner
 from patchwright.agent.roles import Role
 from patchwright.agent.solve_types import StrategyOutcome, StrategyResult, Txn
 from patchwright.agent.tools.bench import Workbench
-from patchwright.events import EventBus
+from patchwright.events import AgentPlan, AgentRejected, EventBus, TxnRollback
 from patchwright.llm import Message
 
 DEFAULT_STEPS: Mapping[Role, int] = {"planner": 6, "coder": 30, "reviewer": 6}
@@ -90,7 +90,7 @@ class AgentSolver:
         if self.txn is not None:
             self.txn.rollback()
             self.txn = None
-            self.bus.emit("txn.rollback", reason="agent run ended without a kept change")
+            self.bus.emit(TxnRollback(reason="agent run ended without a kept change"))
 
     # -- the state machine -------------------------------------------------------------------
 
@@ -114,7 +114,9 @@ class AgentSolver:
             "agent_planner", opts, Handover(None)
         )
         handed = self.runner.run("planner", messages, opts.steps["planner"])
-        self.bus.emit("agent.plan", **dict(handed.data))
+        data = handed.data
+        self.bus.emit(AgentPlan(steps=data.get("steps"), files=data.get("files"),
+                                reason=data.get("reason")))  # fmt: skip
         return handed if handed.control == "plan" else Handover(None)
 
     def _brief(self, system: str, opts: AgentOptions, plan: Handover) -> list[Message]:
@@ -154,7 +156,7 @@ class AgentSolver:
                 if self.rounds >= opts.max_iter:
                     raise _Stop(f"no change was kept within --max-iter {opts.max_iter} "
                                 f"round(s) (sent back: {back.reasons[:300]})") from None  # fmt: skip
-                self.bus.emit("agent.rejected", reasons=back.reasons[:2000], by_user=back.by_user)
+                self.bus.emit(AgentRejected(reasons=back.reasons[:2000], by_user=back.by_user))
                 coder.append({"role": "user", "content": render(
                     "agent_rejected", reasons=back.reasons, by_user=back.by_user)})  # fmt: skip
 

@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from patchwright import events as ev
 from patchwright.agent.coverage_links import changed_in
 from patchwright.agent.criterion import Criterion, Verdict, evaluate
-from patchwright.events import EventBus
+from patchwright.events import CriterionResult, EventBus
 from patchwright.sandbox import Sandbox
 from patchwright.verify import Baseline, GateResult, run_gates, summarize_failures
 from patchwright.verify.tools import tail
@@ -37,6 +38,18 @@ class GatesCouldNotRun(Exception):
             "; ".join(parts) + f" — not the change's fault, so no repair was asked: {fix}, "
             "then run again"
         )
+
+
+def gate_event(result: GateResult) -> ev.GateResult:
+    """The ``gate.result`` event of one gate's verdict."""
+    return ev.GateResult(
+        gate=result.name,
+        status=result.status,
+        new_problems=len(result.new_problems),
+        fixed_problems=len(result.fixed_problems),
+        seconds=round(result.seconds, 3),
+        reason=result.reason,
+    )
 
 
 @dataclass
@@ -134,15 +147,7 @@ class GateChecker:
             test_timeout=self.test_timeout,
         )
         for r in results:
-            self.bus.emit(
-                "gate.result",
-                gate=r.name,
-                status=r.status,
-                new_problems=len(r.new_problems),
-                fixed_problems=len(r.fixed_problems),
-                seconds=round(r.seconds, 3),
-                reason=r.reason,
-            )
+            self.bus.emit(gate_event(r))
         before = self.baseline.tests
         check = Check(results, suite_broken_before=before is not None and bool(before.problem))
         if check.gates_ok:
@@ -151,7 +156,7 @@ class GateChecker:
             changed = changed_in(self.baseline, self.root, touched)
             check.verdict = evaluate(self.criterion, run, touched, self.run_command, changed)
             if check.verdict is not None:
-                self.bus.emit("criterion.result", **check.verdict.to_json())
+                self.bus.emit(CriterionResult(**check.verdict.to_json()))
         self.last = check
         return check
 

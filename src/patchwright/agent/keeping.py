@@ -20,7 +20,7 @@ from patchwright import interrupts
 from patchwright.agent.checker import Check
 from patchwright.agent.solve_types import Approver, Changes, Txn
 from patchwright.agent.working_copy import WorkingCopy
-from patchwright.events import EventBus
+from patchwright.events import ApprovalEdited, EventBus, TxnCommit, TxnHandedBack
 
 CheckFn = Callable[[Sequence[str]], Check]
 
@@ -70,22 +70,21 @@ class Keeper:
     ) -> Kept:  # fmt: skip
         """Ask, take the person's edit, re-check; keep the change (or raise ``Declined``).
         ``check``: the passing check of the change as written in ``txn``."""
-        where = {} if iteration is None else {"iteration": iteration}
-        check = self._approved(txn, working, check_fn, check, where)
+        check = self._approved(txn, working, check_fn, check, iteration)
         kept = Kept(working.changed_paths(), working.diff(), working.changes(), check, None)
         interrupts.check()  # a stop whose KeyboardInterrupt was swallowed keeps nothing
         if self.hand_back:
             txn.rollback()
-            self.bus.emit("txn.handed_back", paths=kept.files, **where)
+            self.bus.emit(TxnHandedBack(paths=kept.files, iteration=iteration))
             return kept
         with interrupts.held():  # a stop from here on is raised by the caller's next check
             undo_id = txn.commit(label[:200])
-        self.bus.emit("txn.commit", undo=undo_id, paths=kept.files, **where)
+        self.bus.emit(TxnCommit(undo=undo_id, paths=kept.files, iteration=iteration))
         return Kept(kept.files, kept.diff, kept.changes, check, undo_id)
 
     def _approved(
         self, txn: Txn, working: WorkingCopy, check_fn: CheckFn, check: Check,
-        where: dict[str, int],
+        iteration: int | None,
     ) -> Check:  # fmt: skip
         problems = ""
         while True:
@@ -99,8 +98,8 @@ class Keeper:
             check = check_fn(working.changed_paths())
             check.require_verdicts()
             problems = "" if check.ok else check.summary
-            self.bus.emit("approval.edited", ok=check.ok, diff=working.diff(),
-                          problems=problems[:2000], **where)  # fmt: skip
+            self.bus.emit(ApprovalEdited(ok=check.ok, diff=working.diff(),
+                                         problems=problems[:2000], iteration=iteration))  # fmt: skip
         if decision == "apply" and not problems:
             return check
         raise Declined("regenerate" if decision == "regenerate" else "skip", check)

@@ -13,7 +13,6 @@ one small budget shared by the whole run.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -24,7 +23,16 @@ from patchwright.agent.keeping import Declined, Keeper
 from patchwright.agent.prompts import render
 from patchwright.agent.solve_types import Changes, StrategyOutcome, StrategyResult, Txn
 from patchwright.agent.working_copy import Attempt, AttemptKind, WorkingCopy
-from patchwright.events import EventBus
+from patchwright.events import (
+    CandidateStart,
+    EditApplied,
+    EditFailed,
+    EditRetry,
+    EventBus,
+    IterationStart,
+    TxnRollback,
+    TxnWrite,
+)
 from patchwright.llm import Message, Model, Reply
 
 Trajectory = Callable[[Sequence[Mapping[str, object]], Sequence[Mapping[str, object]]], None]
@@ -102,7 +110,7 @@ class PipelineSolver:
         self.last_failure = self.last_failure or opts.failures
         for iteration in range(1, opts.max_iter + 1):
             interrupts.check()
-            self.bus.emit("iteration.start", iteration=iteration)
+            self.bus.emit(IterationStart(iteration=iteration))
             result = self._iteration(opts, iteration)
             if result is not None:
                 return self._tally(result)
@@ -135,7 +143,7 @@ class PipelineSolver:
             if k:
                 del self.messages[start:]
                 self.working.restore(state)
-                self.bus.emit("candidate.start", iteration=iteration, candidate=k + 1)
+                self.bus.emit(CandidateStart(iteration=iteration, candidate=k + 1))
             attempt = self._get_edits(opts, iteration, sampled=k > 0)
             rank = (0, 0)
             if attempt.ok:
@@ -156,24 +164,15 @@ class PipelineSolver:
     # -- getting a reply that applies ------------------------------------------------------
 
     def ask(self, opts: SolveOptions, phase: str, temperature: float | None = None) -> Reply:
-        self.bus.emit("model.request", phase=phase, messages=len(self.messages))
-        started = time.monotonic()
         reply = self.model.complete(
             self.messages,
             on_token=self._on_token,
             max_tokens=opts.reply_tokens,
             temperature=temperature,
+            phase=phase,
         )
         self.replies += 1
         self.messages.append({"role": "assistant", "content": reply.text})
-        self.bus.emit(
-            "model.reply",
-            phase=phase,
-            prompt_tokens=reply.usage.prompt_tokens,
-            completion_tokens=reply.usage.completion_tokens,
-            cost=reply.cost,
-            seconds=round(time.monotonic() - started, 3),
-        )
         return reply
 
     def _on_token(self, piece: str) -> None:
@@ -225,23 +224,20 @@ class PipelineSolver:
             if attempt.ok:
                 self.pending_notes.extend(attempt.notes)
                 self.bus.emit(
-                    "edit.applied", iteration=iteration, paths=attempt.applied, notes=attempt.notes
+                    EditApplied(iteration=iteration, paths=attempt.applied, notes=attempt.notes)
                 )
                 return attempt
             self.bus.emit(
-                "edit.failed",
-                iteration=iteration,
-                attempt=attempt.kind,
-                feedback=attempt.feedback[:2000],
+                EditFailed(
+                    iteration=iteration, attempt=attempt.kind, feedback=attempt.feedback[:2000]
+                )
             )
             self._add_feedback(self._feedback(attempt, opts, cut_off))
             if sampled or self.retries >= opts.free_retries:
                 return attempt
             self.retries += 1
             retry, echoed = retry + 1, attempt.kind in _ECHO
-            self.bus.emit(
-                "edit.retry", used=self.retries, budget=opts.free_retries, why=attempt.kind
-            )
+            self.bus.emit(EditRetry(used=self.retries, budget=opts.free_retries, why=attempt.kind))
 
     def _add_feedback(self, text: str) -> None:
         """The feedback as the next request; after a dropped echo, added to the request the
@@ -279,7 +275,7 @@ class PipelineSolver:
         txn.stage(changes)
         try:
             txn.write()
-            self.bus.emit("txn.write", iteration=iteration, paths=sorted(changes))
+            self.bus.emit(TxnWrite(iteration=iteration, paths=sorted(changes)))
             check = self.last_check = self.checker.check(sorted(changes))
             check.require_verdicts()  # a gate that could not run ends the run: no repair for it
             if check.ok:
@@ -288,7 +284,7 @@ class PipelineSolver:
         except Declined as declined:
             self.last_check = declined.check
             txn.rollback()
-            self.bus.emit("txn.rollback", iteration=iteration, reason=f"user: {declined.decision}")
+            self.bus.emit(TxnRollback(iteration=iteration, reason=f"user: {declined.decision}"))
             raise
         except BaseException:
             txn.rollback()
@@ -318,7 +314,7 @@ class PipelineSolver:
         self.rejected.append(changes)
         txn.rollback()
         why = "criterion not met" if check.gates_ok else "gates failed"
-        self.bus.emit("txn.rollback", iteration=iteration, reason=why)
+        self.bus.emit(TxnRollback(iteration=iteration, reason=why))
         failures = "\n".join([*self.pending_notes, check.summary])
         self.pending_notes.clear()
         self.last_failure = check.summary

@@ -7,17 +7,17 @@ A reply with no tool call is nudged (a coder's reply holding edit blocks is take
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from patchwright import events as ev
 from patchwright import interrupts
 from patchwright.agent.prompts import render
 from patchwright.agent.roles import Role, toolbox
 from patchwright.agent.stall import EDITS, StallWatch
 from patchwright.agent.tools.base import Observation, Tool, ToolBox
-from patchwright.events import EventBus
+from patchwright.events import AgentLoop, EventBus, ToolRefused
 from patchwright.llm import Message, Model, Reply, ToolCall
 
 _EDIT_MARKERS = ("<<<<<<< SEARCH", "\n--- a/", "+++ b/")
@@ -97,23 +97,16 @@ class RoleRunner:
         )
 
     def _ask(self, role: Role, messages: list[Message], box: ToolBox, usage: RoleUsage) -> Reply:
-        self.bus.emit("model.request", phase=role, messages=len(messages))
-        started = time.monotonic()
         reply = self.model.complete(
-            messages, tools=box.specs(), on_token=self._token, max_tokens=self.reply_tokens
+            messages,
+            tools=box.specs(),
+            on_token=self._token,
+            max_tokens=self.reply_tokens,
+            phase=role,
         )
         usage.steps += 1
         usage.prompt_tokens += reply.usage.prompt_tokens
         usage.completion_tokens += reply.usage.completion_tokens
-        self.bus.emit(
-            "model.reply",
-            phase=role,
-            prompt_tokens=reply.usage.prompt_tokens,
-            completion_tokens=reply.usage.completion_tokens,
-            cost=reply.cost,
-            tool_calls=[c.name for c in reply.tool_calls],
-            seconds=round(time.monotonic() - started, 3),
-        )
         return reply
 
     def _token(self, piece: str) -> None:
@@ -130,15 +123,16 @@ class RoleRunner:
     def _call(self, role: Role, box: ToolBox, call: ToolCall, usage: RoleUsage) -> Observation:
         usage.tool_calls += 1
         if box.resolve(call.name) is None:
-            self.bus.emit("tool.refused", role=role, tool=call.name, allowed=sorted(box.tools))
+            self.bus.emit(ToolRefused(role=role, tool=call.name, allowed=sorted(box.tools)))
         obs = box.call(call)
         self.bus.emit(
-            "tool.call",
-            role=role,
-            tool=call.name,
-            arguments={k: str(v)[:200] for k, v in call.arguments.items()},
-            ok=obs.ok,
-            observation=obs.text[:500],
+            ev.ToolCall(
+                role=role,
+                tool=call.name,
+                arguments={k: str(v)[:200] for k, v in call.arguments.items()},
+                ok=obs.ok,
+                observation=obs.text[:500],
+            )
         )
         return obs
 
@@ -156,7 +150,7 @@ class RoleRunner:
         verdict = self.watch.judge(sign)
         if verdict == "ok":
             return None
-        self.bus.emit("agent.loop", role=role, reason=sign, action=verdict)
+        self.bus.emit(AgentLoop(role=role, reason=sign, action=verdict))
         if verdict == "stop":
             return Handover("stop", {"reason": f"stopped: {sign}"})
         messages.append(

@@ -10,15 +10,24 @@ dropped by another. A long-lived mode keeps one session (one loaded model) acros
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from patchwright.agent.request import RunError
 from patchwright.agent.roles import Role, by_role
 from patchwright.agent.tools.base import Tool
 from patchwright.config import SandboxSettings, Settings
-from patchwright.events import EventBus
+from patchwright.events import (
+    Event,
+    EventBus,
+    IndexDone,
+    IndexFailed,
+    IndexProgress,
+    IndexStart,
+    McpFailed,
+    TxnRecovered,
+)
 from patchwright.llm import Caps, ModelError, make_model
-from patchwright.llm.router import Router, Totals
+from patchwright.llm.router import EventHook, Router, Totals
 from patchwright.sandbox import Limits, Sandbox
 from patchwright.workspace.files import read_context_files
 from patchwright.workspace.transaction import recover
@@ -33,7 +42,7 @@ def build_model(
     *,
     spec: str | None = None,
     record: Path | None = None,
-    on_event: Any = None,
+    on_event: EventHook | None = None,
 ) -> Router:
     """The model every mode uses: ``spec`` (default: the configured one) with the configured
     fallback chain, caps, keys, catalog, timeout and cooldown. Raises ``ModelError`` for a
@@ -84,9 +93,10 @@ class Session:
         self._index_tried = False
         self._mcp: McpHub | None = None
 
-    def _relay(self, kind: str, data: dict[str, Any]) -> None:
-        """Router events (retries, cooled keys, fallbacks, waits) go into the run record."""
-        self.bus.emit(kind, **data)
+    def _relay(self, event: Event) -> None:
+        """The router's events (requests, replies, retries, cooled keys, fallbacks, waits)
+        go onto the bus, so into the run record."""
+        self.bus.emit(event)
 
     @property
     def sandbox(self) -> Sandbox:
@@ -109,14 +119,14 @@ class Session:
     def _open_index(self) -> RepoIndex | None:
         from patchwright.index import RepoIndex
 
-        self.bus.emit("index.start")
+        self.bus.emit(IndexStart())
         try:
             index = RepoIndex(self.root, max_file_bytes=self.settings.files.max_file_bytes)
             stats = index.update(self._index_progress)
         except Exception as exc:  # a broken cache or parser must not stop a run
-            self.bus.emit("index.failed", error=f"{type(exc).__name__}: {exc}")
+            self.bus.emit(IndexFailed(error=f"{type(exc).__name__}: {exc}"))
             return None
-        self.bus.emit("index.done", files=len(index.symbols), parsed=stats.parsed)
+        self.bus.emit(IndexDone(files=len(index.symbols), parsed=stats.parsed))
         return index
 
     def external_tools(self) -> dict[Role, list[Tool]]:
@@ -127,7 +137,7 @@ class Session:
 
             self._mcp = McpHub(self.settings.mcp.servers)
             for name, error in self._mcp.start().items():
-                self.bus.emit("mcp.failed", server=name, error=error)
+                self.bus.emit(McpFailed(server=name, error=error))
         return by_role(self._mcp.tools()) if self._mcp is not None else {}
 
     def close(self) -> None:
@@ -137,7 +147,7 @@ class Session:
             self._mcp = None
 
     def _index_progress(self, done: int, total: int) -> None:
-        self.bus.emit("index.progress", done=done, total=total)
+        self.bus.emit(IndexProgress(done=done, total=total))
 
     @property
     def command_timeout(self) -> float:
@@ -159,7 +169,7 @@ class Session:
         task and every long-lived mode starts with it)."""
         recovered = recover(self.root)
         if recovered:
-            self.bus.emit("txn.recovered", transactions=recovered)
+            self.bus.emit(TxnRecovered(transactions=recovered))
 
     def start_task(self) -> None:
         """Caps are per task: a long-lived session starts each task with a clean ledger."""

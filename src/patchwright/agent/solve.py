@@ -37,6 +37,7 @@ from patchwright.agent.task.land import land
 from patchwright.agent.task.pipeline_strategy import build_pipeline
 from patchwright.agent.task.prepare import prepare
 from patchwright.agent.task.repo import TaskRepo, open_repo
+from patchwright.events import RunEnd, RunStart, StrategyChosen
 from patchwright.llm import CapExceeded, ModelInfo, OnToken, redact
 
 Chosen = Literal["pipeline", "agent"]
@@ -64,8 +65,8 @@ def solve(
     stop_recording = bus.subscribe(record.on_event)
     session.start_task()
     ignored = session.settings.ignored  # the repository config's untrusted keys, left out
-    bus.emit("run.start", run_id=record.run_id, task=request.task, model=session.model.name,
-             **({"ignored_settings": list(ignored)} if ignored else {}))  # fmt: skip
+    bus.emit(RunStart(run_id=record.run_id, task=request.task, model=session.model.name,
+                      ignored_settings=list(ignored) or None))  # fmt: skip
     try:
         _solve(session, request, repo, person, record, result, on_token)
     except KeyboardInterrupt as stop:
@@ -104,7 +105,7 @@ def _solve(
     info = session.model.info
     strategy = choose_strategy(request.strategy, info)
     check_fits(request, strategy, info)
-    session.bus.emit("strategy.chosen", strategy=strategy, requested=request.strategy)
+    session.bus.emit(StrategyChosen(strategy=strategy, requested=request.strategy))
     ground = prepare(session, repo, request)
     result.criterion = ground.criterion.to_json()
     result.notes.extend(ground.criterion.notes)
@@ -155,7 +156,7 @@ def _finish(
     result.cost, result.calls = usage.cost, usage.calls
     result.temperatures = [call.temperature for call in session.model.calls]
     result.seconds = time.monotonic() - started
-    session.bus.emit("run.end", **result.to_json(), notes=result.notes)
+    session.bus.emit(RunEnd(**result.to_json(), notes=result.notes))
     record.write_summary({**result.to_json(), "diff": result.diff,
                           "edit_format": result.edit_format, "first_try": result.first_try,
                           "notes": result.notes, "gates": result.gates, "task": request.task,

@@ -6,7 +6,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
@@ -18,25 +18,34 @@ def _fail(message: str, code: int) -> typer.Exit:
     return typer.Exit(code)
 
 
-_NOTICES = {
-    "model.retry": "retrying {model} (attempt {attempt} failed)",
-    "model.key_cooled": "{model}: key {key} rate-limited, cooling for {seconds:.0f}s",
-    "model.key_refused": "{model}: key {key} refused",
-    "model.fallback": "{model} failed ({reason}); trying the next model",
-    "model.wait": "every key is cooling; waiting {seconds:.0f}s",
-}
+if TYPE_CHECKING:
+    from patchwright.events import Event
 
 
-def _notice(kind: str, data: dict[str, Any]) -> None:
+def _notice(event: Event) -> None:
     """Say on stderr why the reply is slow or comes from another model (a retried
     stream may repeat text already shown)."""
-    template = _NOTICES.get(kind)
-    if template is None:
-        return
-    try:
-        line = template.format(**data)
-    except (KeyError, ValueError):
-        line = kind
+    from patchwright.events import (
+        ModelFallback,
+        ModelKeyCooled,
+        ModelKeyRefused,
+        ModelRetry,
+        ModelWait,
+    )
+
+    match event:
+        case ModelRetry():
+            line = f"retrying {event.model} (attempt {event.attempt} failed)"
+        case ModelKeyCooled():
+            line = f"{event.model}: key {event.key} rate-limited, cooling for {event.seconds:.0f}s"
+        case ModelKeyRefused():
+            line = f"{event.model}: key {event.key} refused"
+        case ModelFallback():
+            line = f"{event.model} failed ({event.reason}); trying the next model"
+        case ModelWait():
+            line = f"every key is cooling; waiting {event.seconds:.0f}s"
+        case _:
+            return
     sys.stdout.flush()
     typer.echo(f"\n[{line}]", err=True)
 

@@ -112,6 +112,7 @@ class AnthropicModel:
         on_token: OnToken | None = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
+        phase: str = "",
     ) -> Reply:
         start = time.monotonic()
         system, msgs = wire_messages(messages)

@@ -65,6 +65,7 @@ class ChatBackend(ABC):
         on_token: OnToken | None = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
+        phase: str = "",
     ) -> Reply:
         specs = normalize_tools(tools)
         native = self.native_tools and bool(specs)

@@ -229,6 +229,7 @@ class LocalModel:
         on_token: OnToken | None = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
+        phase: str = "",
     ) -> Reply:
         start = time.monotonic()
         specs = normalize_tools(tools)

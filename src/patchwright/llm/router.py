@@ -21,6 +21,16 @@ from typing import Any
 
 from tenacity import Retrying, retry_if_exception, stop_after_attempt, wait_random_exponential
 
+from patchwright.events import (
+    Event,
+    ModelFallback,
+    ModelKeyCooled,
+    ModelKeyRefused,
+    ModelReply,
+    ModelRequest,
+    ModelRetry,
+    ModelWait,
+)
 from patchwright.llm.catalog import ModelInfo
 from patchwright.llm.errors import CapExceeded, ModelConfigError, ProviderError
 from patchwright.llm.scripted import append_record
@@ -37,7 +47,7 @@ from patchwright.llm.types import (
     normalize_tools,
 )
 
-EventHook = Callable[[str, dict[str, Any]], None]
+EventHook = Callable[[Event], None]
 DEFAULT_REPLY_BUDGET = 4096
 
 
@@ -178,7 +188,12 @@ class Router:
         on_token: OnToken | None = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
+        phase: str = "",
     ) -> Reply:
+        """The first answer of the chain; ``model.request`` before it and ``model.reply``
+        after it (the one place these are emitted, whoever asks)."""
+        self._emit(ModelRequest(phase=phase, messages=len(messages)))
+        started = self._clock()
         failures: list[ProviderError] = []
         for _round in range(3):
             for cand in self.candidates:
@@ -186,6 +201,13 @@ class Router:
                     cand, messages, tools, on_token, max_tokens, temperature, failures
                 )
                 if reply is not None:
+                    self._emit(ModelReply(
+                        phase=phase, model=reply.model or cand.spec,
+                        prompt_tokens=reply.usage.prompt_tokens,
+                        completion_tokens=reply.usage.completion_tokens, cost=reply.cost,
+                        seconds=round(self._clock() - started, 3),
+                        tool_calls=[c.name for c in reply.tool_calls],
+                    ))  # fmt: skip
                     return reply
             if not self._wait_for_cooldown():
                 break
@@ -211,9 +233,9 @@ class Router:
 
     # -- internals --------------------------------------------------------------------
 
-    def _emit(self, kind: str, **data: Any) -> None:
+    def _emit(self, event: Event) -> None:
         if self.on_event is not None:
-            self.on_event(kind, data)
+            self.on_event(event)
 
     def _wait_for_cooldown(self) -> bool:
         """Sleep until the first cooling key is usable again, if that is soon enough."""
@@ -224,7 +246,7 @@ class Router:
         if delay > self.max_wait:
             return False
         if delay > 0:
-            self._emit("model.wait", seconds=round(delay, 3))
+            self._emit(ModelWait(seconds=round(delay, 3)))
             self._sleep(delay)
         return True
 
@@ -247,16 +269,16 @@ class Router:
                 if exc.kind == "rate_limit":
                     wait = exc.retry_after if exc.retry_after is not None else self.cooldown_seconds
                     cand.cooling[index] = self._clock() + wait
-                    self._emit("model.key_cooled", model=cand.spec, key=label, seconds=wait)
+                    self._emit(ModelKeyCooled(model=cand.spec, key=label, seconds=wait))
                     continue
                 if exc.kind == "auth":
                     cand.refused.add(index)
-                    self._emit("model.key_refused", model=cand.spec, key=label)
+                    self._emit(ModelKeyRefused(model=cand.spec, key=label))
                     continue
                 if exc.kind == "bad_request":
                     raise
                 if cand is not self.candidates[-1]:
-                    self._emit("model.fallback", model=cand.spec, reason=exc.kind)
+                    self._emit(ModelFallback(model=cand.spec, reason=exc.kind))
                 return None
         if cand.keys and len(cand.refused) < len(cand.keys):
             failures.append(
@@ -264,7 +286,7 @@ class Router:
             )
         if cand is not self.candidates[-1]:
             reason = "rate_limit" if len(cand.refused) < len(cand.keys) else "auth"
-            self._emit("model.fallback", model=cand.spec, reason=reason)
+            self._emit(ModelFallback(model=cand.spec, reason=reason))
         return None
 
     def _estimate(
@@ -331,7 +353,7 @@ class Router:
             stop=stop_after_attempt(self.max_retries + 1),
             sleep=self._sleep,
             before_sleep=lambda rs: self._emit(
-                "model.retry", model=cand.spec, attempt=rs.attempt_number, error=str(rs.outcome)
+                ModelRetry(model=cand.spec, attempt=rs.attempt_number, error=str(rs.outcome))
             ),
             reraise=True,
         )

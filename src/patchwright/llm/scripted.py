@@ -113,6 +113,7 @@ class ScriptedModel:
         on_token: OnToken | None = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
+        phase: str = "",
     ) -> Reply:
         start = time.monotonic()
         with self._lock:

@@ -137,7 +137,9 @@ class Caps:
 
 @runtime_checkable
 class Model(Protocol):
-    """Anything that answers a conversation."""
+    """Anything that answers a conversation. ``phase`` says what a call is for (coder,
+    planner, commit-message, ...): the router names it in its ``model.request`` and
+    ``model.reply`` events; a backend has no use for it."""
 
     name: str
     context_window: int
@@ -150,6 +152,7 @@ class Model(Protocol):
         on_token: OnToken | None = None,
         max_tokens: int | None = None,
         temperature: float | None = None,
+        phase: str = "",
     ) -> Reply: ...
 
     def count_tokens(self, text: str) -> int: ...

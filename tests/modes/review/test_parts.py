@@ -9,7 +9,15 @@ from pathlib import Path
 import pytest
 
 from patchwright.config import Settings
-from patchwright.events import EventBus
+from patchwright.events import (
+    EventBus,
+    ReviewCheckpoint,
+    ReviewCheckpointResolved,
+    ReviewEnd,
+    ReviewIteration,
+    ReviewStart,
+    ReviewTarget,
+)
 from patchwright.index.model import Definition, FileSymbols
 from patchwright.modes.review.checkpoint import CheckpointDesk
 from patchwright.modes.review.files import ReviewPaths, cut_diff, recent_entries
@@ -161,17 +169,20 @@ def test_the_live_state_follows_the_loops_events() -> None:
     bus.subscribe(state.on_event)
     seen: list[tuple[str, int]] = []
     state.watch(lambda event, version: seen.append((event.kind, version)))
-    bus.emit("review.start", run_id="r1", model="m", focus="both", iterations=3)
-    bus.emit("review.iteration", iteration=2, limit=3)
-    bus.emit(
-        "review.target", path="a.py", score=3.0, reasons=["why"], cascade=False, queue=["b.py"]
-    )
-    bus.emit("review.checkpoint", id="c1", target="a.py", diff="+x")
+    bus.emit(ReviewStart(run_id="r1", model="m", focus="both", iterations=3, targets=[],
+                         memory_dir="memory"))  # fmt: skip
+    bus.emit(ReviewIteration(iteration=2, limit=3))
+    bus.emit(ReviewTarget(path="a.py", score=3.0, reasons=["why"], cascade=False, iteration=2,
+                          runners_up=[], queue=["b.py"]))  # fmt: skip
+    bus.emit(ReviewCheckpoint(id="c1", target="a.py", proposal="bug", rationale="", diff="+x",
+                              problems="", deadline=None, can_apply=True))  # fmt: skip
     snap = state.snapshot()
     assert (snap["iteration"], snap["target"]["path"], snap["queue"]) == (2, "a.py", ["b.py"])
     assert snap["checkpoint"]["id"] == "c1" and snap["memory"] == "text of MEMORY.md"
-    bus.emit("review.checkpoint.resolved", id="c1", decision="apply", by="dashboard")
-    bus.emit("review.end", outcome="finished", reason="done", iterations=2, cascade_left=[])
+    bus.emit(ReviewCheckpointResolved(id="c1", decision="apply", by="dashboard"))
+    bus.emit(ReviewEnd(outcome="finished", iterations=2, accepted=[], rejected=[], skipped=[],
+                       failed=[], clean=[], cascade_left=[], usage={}, seconds=1.0,
+                       reason="done", notes=[], memory_dir="memory", run_id="r1"))  # fmt: skip
     snap = state.snapshot()
     assert snap["checkpoint"] is None and not snap["running"]
     assert [k for k, _ in seen][-1] == "review.end" and seen[-1][1] == snap["version"]

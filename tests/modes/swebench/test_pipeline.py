@@ -44,8 +44,10 @@ def test_the_scripted_model_resolves_the_instance(
     ]
     kinds = [e["kind"] for e in events]
     assert kinds[0] == "instance.start" and "tnr.kept" in kinds and kinds[-1] == "instance.end"
-    [answer] = [e for e in events if e["kind"] == "model.reply"]
+    [answer] = [e for e in events if e["kind"] == "candidate.reply"]
     assert answer["text"] == reply(*FIX)["content"]  # what the model said is on record
+    [usage] = [e for e in events if e["kind"] == "model.reply"]
+    assert (usage["phase"], answer["candidate"]) == ("candidate", 1)
 
 
 BREAKS_ADD = reply(

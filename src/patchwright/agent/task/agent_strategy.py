@@ -20,6 +20,7 @@ from patchwright.agent.task.prepare import Groundwork
 from patchwright.agent.task.repo import TaskRepo
 from patchwright.agent.tools import Workbench, builtin_tools
 from patchwright.agent.working_copy import WorkingCopy
+from patchwright.events import ContextBuilt
 from patchwright.llm import Message, OnToken
 from patchwright.workspace.transaction import Transaction
 
@@ -67,7 +68,7 @@ def build_agent(
         omitted=omitted,
     )
     if request.include:
-        session.bus.emit("context.built", files=[f.path for f in files], omitted=omitted, fmt=fmt)
+        session.bus.emit(ContextBuilt(files=[f.path for f in files], omitted=omitted, fmt=fmt))
     return Wired("agent", lambda: solver.solve(options), fmt)
 
 

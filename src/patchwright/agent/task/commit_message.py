@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 from patchwright.agent.prompts import render
-from patchwright.events import EventBus
 from patchwright.llm import Model, ModelError
 
 _CONVENTIONAL = re.compile(
@@ -69,7 +68,6 @@ def write_commit_message(
     task: str,
     diff: str,
     *,
-    bus: EventBus | None = None,
     max_diff_chars: int = 6000,
     max_task_chars: int = 400,
 ) -> str:
@@ -77,19 +75,13 @@ def write_commit_message(
     prompt = render("commit", task=gist, diff=diff[:max_diff_chars], example=_EXAMPLE)
     try:
         reply = model.complete(
-            [{"role": "user", "content": prompt}], max_tokens=48, temperature=0.0
+            [{"role": "user", "content": prompt}],
+            max_tokens=48,
+            temperature=0.0,
+            phase="commit-message",
         )
     except ModelError:
         return fallback_message(task)
-    if bus is not None:
-        bus.emit(
-            "model.reply",
-            phase="commit-message",
-            prompt_tokens=reply.usage.prompt_tokens,
-            completion_tokens=reply.usage.completion_tokens,
-            cost=reply.cost,
-            seconds=round(reply.seconds, 3),
-        )
     message = clean_message(reply.text)
     if message is None or message == _EXAMPLE:
         return fallback_message(task)

@@ -11,6 +11,7 @@ from patchwright.agent.session import Session
 from patchwright.agent.solve_types import SolveResult, StrategyResult
 from patchwright.agent.task.commit_message import clean_message, write_commit_message
 from patchwright.agent.task.repo import TaskRepo
+from patchwright.events import TxnUndo
 from patchwright.workspace.git import GitError
 from patchwright.workspace.publish import open_pr, push
 from patchwright.workspace.undo import undo
@@ -28,7 +29,7 @@ def land(
         message = ""
         if request.git.commit:
             message = clean_message(kept.commit_message) or write_commit_message(
-                session.model, request.task, kept.diff, bus=session.bus
+                session.model, request.task, kept.diff
             )
         interrupts.check()
         if message:
@@ -40,7 +41,7 @@ def land(
     except KeyboardInterrupt:
         if result.commit is None:
             undo(repo.root, 1)
-            session.bus.emit("txn.undo", reason="interrupted before the change was kept")
+            session.bus.emit(TxnUndo(reason="interrupted before the change was kept"))
             result.files_changed, result.diff, result.changes = [], "", {}
         raise
 

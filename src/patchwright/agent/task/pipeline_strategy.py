@@ -23,6 +23,7 @@ from patchwright.agent.solve_types import Person, Wired
 from patchwright.agent.task.prepare import Groundwork
 from patchwright.agent.task.repo import TaskRepo
 from patchwright.agent.working_copy import WorkingCopy
+from patchwright.events import ContextBuilt
 from patchwright.llm import ModelInfo, OnToken
 from patchwright.workspace.transaction import Transaction
 
@@ -75,9 +76,7 @@ def build_pipeline(
         ),
     )
     fmt = choose_format(request.edit_format, info.small, [f.text.count("\n") for f in ctx.files])
-    session.bus.emit(
-        "context.built", files=ctx.paths, omitted=ctx.omitted, tokens=ctx.tokens, fmt=fmt
-    )
+    session.bus.emit(ContextBuilt(files=ctx.paths, omitted=ctx.omitted, tokens=ctx.tokens, fmt=fmt))
     protected = ground.protected
     working = WorkingCopy(sorted(ground.texts), repo.read_file, repo.confine, protected, ctx.paths)
     approve = person.change_approver(repo.root, working.changed_paths)

@@ -21,6 +21,7 @@ from patchwright.agent.task.preflight import (
     require_test_cmd_starts,
 )
 from patchwright.agent.task.repo import TaskRepo
+from patchwright.events import BaselineDone, BaselineStart, CriterionDecided
 from patchwright.verify import Baseline, take_baseline
 
 _CHANGE_TESTS = re.compile(
@@ -46,7 +47,7 @@ class Groundwork:
 
 def prepare(session: Session, repo: TaskRepo, request: TaskRequest) -> Groundwork:
     bus, timeout = session.bus, request.limits.test_timeout
-    bus.emit("baseline.start")
+    bus.emit(BaselineStart())
     baseline = take_baseline(
         repo.root, session.sandbox, test_cmd=repo.test_cmd, test_timeout=timeout
     )
@@ -57,8 +58,8 @@ def prepare(session: Session, repo: TaskRepo, request: TaskRequest) -> Groundwor
     criterion = link_by_coverage(criterion, baseline, session.sandbox, timeout=timeout)
     probes = probe_done_when(session, request.done_when)
     criterion = criterion.holding(held(probes))
-    bus.emit("baseline.done", failing=len(baseline.failing_tests))
-    bus.emit("criterion.decided", **criterion.to_json())
+    bus.emit(BaselineDone(failing=len(baseline.failing_tests)))
+    bus.emit(CriterionDecided(**criterion.to_json()))
     failures = baseline_report(criterion, baseline, done_when_report(probes))
     checker = GateChecker(repo.root, session.sandbox, baseline, bus, criterion, repo.test_cmd,
                           timeout, session.command_timeout)  # fmt: skip

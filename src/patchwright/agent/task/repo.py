@@ -9,7 +9,7 @@ from pathlib import Path
 
 from patchwright.agent.request import RunError, TaskRequest
 from patchwright.agent.session import Session
-from patchwright.events import EventBus
+from patchwright.events import EventBus, GitAbsent, GitBranch
 from patchwright.verify import detect_test_command
 from patchwright.workspace.git import BRANCH_PREFIX, GitError, GitRepo, slugify
 from patchwright.workspace.paths import confine
@@ -54,7 +54,7 @@ def _open_git(
         return None, set(), None
     repo = GitRepo(root, run_hooks=run_hooks)
     if not repo.is_repo:
-        bus.emit("git.absent", message="not a git repository: working without git")
+        bus.emit(GitAbsent(message="not a git repository: working without git"))
         return None, set(), None
     branch = repo.current_branch()
     if branch is None and not request.git.branch:
@@ -66,5 +66,5 @@ def _open_git(
     dirty = set(repo.dirty_files())
     if request.git.branch:  # works from a detached HEAD too
         name = repo.create_branch(BRANCH_PREFIX + slugify(request.task))
-        bus.emit("git.branch", branch=name)
+        bus.emit(GitBranch(branch=name))
     return repo, dirty, branch

@@ -17,7 +17,19 @@ from patchwright.agent.prompts import render
 from patchwright.agent.request import Overrides, TaskRequest, build_request
 from patchwright.agent.solve import solve
 from patchwright.agent.solve_types import SolveResult
-from patchwright.events import Event
+from patchwright.events import (
+    BaselineStart,
+    ContextBuilt,
+    CriterionDecided,
+    Event,
+    GateResult,
+    ModelReply,
+    ModelRequest,
+    ToolCall,
+    ToolRefused,
+    TxnRollback,
+    TxnWrite,
+)
 from patchwright.llm import Message
 from patchwright.modes.chat.context import REPLY_TOKENS, gather
 from patchwright.modes.chat.state import ChatState
@@ -97,34 +109,38 @@ class TurnProgress:
         self.state = state
 
     def __call__(self, event: Event) -> None:
-        data, say = event.data, self.ui.console.print
-        kind = event.kind
-        if kind == "baseline.start":
-            say("[dim]· checking the tests before any change…[/]")
-        elif kind == "criterion.decided":
-            say(f"[bold]plan[/] · done when: {escape(str(data.get('description', '')))}")
-        elif kind == "context.built":
-            files = ", ".join(data.get("files") or []) or "(none)"
-            say(f"[bold]plan[/] · reading {escape(files)}")
-        elif kind == "model.request":
-            say(f"[dim]· asking {escape(str(data.get('phase', 'the model')))}…[/]")
-        elif kind == "model.reply":
-            self.ui.end_stream()
-        elif kind == "txn.write":
-            say(f"[dim]· verifying {escape(', '.join(data.get('paths') or []))}…[/]")
-        elif kind == "gate.result" and data.get("status") not in (None, "skipped"):
-            status = str(data.get("status")).replace("_", " ")
-            say(f"[dim]  {data.get('gate', 'gate')}: {status}[/]")
-        elif kind == "txn.rollback":
-            say(f"[yellow]· rolled back: {escape(str(data.get('reason', '')))}[/]")
-        elif kind in ("tool.call", "tool.refused"):
-            self.ui.end_stream()
-            args = ", ".join(f"{k}={v}" for k, v in (data.get("arguments") or {}).items())
-            mark = "refused" if kind == "tool.refused" else ("ok" if data.get("ok") else "failed")
-            say(
-                f"[dim]· {data.get('role', '')} {escape(str(data.get('tool')))}({escape(args[:120])}): {mark}[/]"
-            )
-            self.state.store.append("tool", event=kind, **data)
+        say = self.ui.console.print
+        match event:
+            case BaselineStart():
+                say("[dim]· checking the tests before any change…[/]")
+            case CriterionDecided():
+                say(f"[bold]plan[/] · done when: {escape(event.description)}")
+            case ContextBuilt():
+                say(f"[bold]plan[/] · reading {escape(', '.join(event.files) or '(none)')}")
+            case ModelRequest():
+                say(f"[dim]· asking {escape(event.phase or 'the model')}…[/]")
+            case ModelReply():
+                self.ui.end_stream()
+            case TxnWrite():
+                say(f"[dim]· verifying {escape(', '.join(event.paths))}…[/]")
+            case GateResult() if event.status != "skipped":
+                say(f"[dim]  {event.gate}: {event.status.replace('_', ' ')}[/]")
+            case TxnRollback():
+                say(f"[yellow]· rolled back: {escape(event.reason)}[/]")
+            case ToolCall() | ToolRefused():
+                self.ui.end_stream()
+                self._tool(event)
+
+    def _tool(self, event: ToolCall | ToolRefused) -> None:
+        if isinstance(event, ToolCall):
+            args = ", ".join(f"{k}={v}" for k, v in event.arguments.items())
+            mark = "ok" if event.ok else "failed"
+        else:
+            args, mark = "", "refused"
+        self.ui.console.print(
+            f"[dim]· {event.role} {escape(event.tool)}({escape(args[:120])}): {mark}[/]"
+        )
+        self.state.store.append("tool", event=event.kind, **event.payload())
 
 
 def task_request(

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from patchwright.agent.prompts import render
-from patchwright.events import EventBus
+from patchwright.events import EventBus, ReviewAnalysis
 from patchwright.index import FileSymbols, RepoIndex
 from patchwright.llm import Model
 from patchwright.modes.review.ask import ask_text
@@ -66,8 +66,8 @@ class Analysis:
         self.paths.save_cache(CACHE, {"files": fresh, "project": self.project})
         self.paths.write("ANALYSIS.md", self.render(index.symbols, texts))
         index.write_ledger(self.paths.file("SYMBOLS.json"))
-        self.bus.emit("review.analysis", files=len(fresh), by_model=by_model,
-                      path=str(self.paths.file("ANALYSIS.md")))  # fmt: skip
+        self.bus.emit(ReviewAnalysis(files=len(fresh), by_model=by_model,
+                                     path=str(self.paths.file("ANALYSIS.md"))))  # fmt: skip
 
     def _ask_summary(self, path: str, text: str) -> str | None:
         shown = "\n".join(text.splitlines()[:_SUMMARY_LINES])

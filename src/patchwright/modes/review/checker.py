@@ -13,9 +13,10 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from patchwright.agent.checker import Check, GateChecker
+from patchwright.agent.checker import Check, GateChecker, gate_event
 from patchwright.agent.criterion import Verdict
 from patchwright.agent.prompts import render
+from patchwright.events import ReviewDependents, ReviewProgress
 from patchwright.verify import GateContext, GateResult, SmokeGate
 
 MAX_DEPENDENTS = 40  # a change to a name used everywhere checks its first 40 users
@@ -32,7 +33,7 @@ class ReviewChecker:
     def check(self, touched: Sequence[str]) -> Check:
         extra = [p for p in self.dependents_of(touched) if p not in touched][:MAX_DEPENDENTS]
         if extra:
-            self.gates.bus.emit("review.dependents", touched=list(touched), paths=extra)
+            self.gates.bus.emit(ReviewDependents(touched=list(touched), paths=extra))
         check = self.gates.check([*touched, *extra])
         if check.gates_ok and self.smoke_seconds:
             check.results.append(self._smoke(touched))
@@ -42,7 +43,7 @@ class ReviewChecker:
 
     def _progress(self, check: Check) -> Verdict:
         fixed = [p.render() for r in check.results for p in r.fixed_problems]
-        self.gates.bus.emit("review.progress", met=bool(fixed), fixed=fixed[:20])
+        self.gates.bus.emit(ReviewProgress(met=bool(fixed), fixed=fixed[:20]))
         if fixed:
             return Verdict(True)
         report = render("review_progress", path=self.target, findings=self.findings[:10])
@@ -53,8 +54,5 @@ class ReviewChecker:
         ctx = GateContext(root=g.root, sandbox=g.sandbox, baseline=g.baseline,
                           touched=list(touched), smoke_seconds=self.smoke_seconds)  # fmt: skip
         result = SmokeGate().run(ctx)
-        g.bus.emit("gate.result", gate=result.name, status=result.status,
-                   new_problems=len(result.new_problems),
-                   fixed_problems=len(result.fixed_problems),
-                   seconds=round(result.seconds, 3), reason=result.reason)  # fmt: skip
+        g.bus.emit(gate_event(result))
         return result

@@ -27,7 +27,7 @@ from rich.markup import escape
 from rich.syntax import Syntax
 
 from patchwright.agent.solve_types import Approver, Decision
-from patchwright.events import EventBus
+from patchwright.events import EventBus, ReviewCheckpoint, ReviewCheckpointResolved
 from patchwright.modes.terminal.approval import read_answer
 
 OnTimeout = Literal["apply", "skip"]
@@ -70,7 +70,7 @@ class CheckpointDesk:
         pending = Pending(id=secrets.token_hex(4), **fields)
         with self._lock:
             self.pending = pending
-        self.bus.emit("review.checkpoint", **pending.to_json())
+        self.bus.emit(ReviewCheckpoint(**pending.to_json()))
         return pending
 
     def resolve(self, decision: Decision, *, by: str, pending_id: str | None = None) -> str | None:
@@ -86,7 +86,7 @@ class CheckpointDesk:
             pending.decision, pending.by = decision, by
             pending.done.set()
             self.pending = None
-        self.bus.emit("review.checkpoint.resolved", id=pending.id, decision=decision, by=by)
+        self.bus.emit(ReviewCheckpointResolved(id=pending.id, decision=decision, by=by))
         return None
 
 
@@ -122,7 +122,7 @@ def make_checkpoint(
 
     def approve(diff: str, problems: str = "") -> Decision:
         if opts.yes and not problems:
-            desk.bus.emit("review.checkpoint.resolved", id="", decision="apply", by="--yes")
+            desk.bus.emit(ReviewCheckpointResolved(id="", decision="apply", by="--yes"))
             return "apply"
         pending = desk.open(target=proposal.target, kind=proposal.kind,
                             rationale=proposal.rationale, diff=diff, problems=problems,

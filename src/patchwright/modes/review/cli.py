@@ -7,14 +7,24 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Protocol
 
 from rich.console import Console
 
 from patchwright.agent.request import RunError
 from patchwright.agent.session import open_session
 from patchwright.config import ConfigError
-from patchwright.events import Event, EventBus
+from patchwright.events import (
+    Event,
+    EventBus,
+    GateResult,
+    ReviewAnalysis,
+    ReviewCascade,
+    ReviewFindings,
+    ReviewIteration,
+    ReviewOutcome,
+    ReviewTarget,
+)
 from patchwright.interrupts import stop_on_signals
 from patchwright.modes.review.checkpoint import CheckpointDesk
 from patchwright.modes.review.files import ReviewPaths
@@ -41,33 +51,32 @@ class Printer:
         self.console = console
 
     def __call__(self, event: Event) -> None:
-        d, print_ = event.data, self.console.print
-        if event.kind == "review.iteration":
-            limit = f"/{d['limit']}" if d.get("limit") else ""
-            self.console.rule(f"iteration {d.get('iteration')}{limit}")
-        elif event.kind == "review.analysis":
-            print_(f"[dim]project map: {d.get('path')} ({d.get('files')} files)[/]")
-        elif event.kind == "review.findings":
-            print_(f"[dim]findings: {d.get('total')}; failing tests: {d.get('failing_tests')}[/]")
-        elif event.kind == "review.target":
-            reasons = "; ".join(d.get("reasons") or []) or "best remaining"
-            print_(f"[bold]target:[/] {d.get('path')} [dim]({reasons})[/]")
-        elif event.kind == "gate.result":
-            colour = {"passed": "green", "failed": "red"}.get(d.get("status", ""), "dim")
-            print_(f"  [{colour}]{d.get('gate')}: {d.get('status')}[/]")
-        elif event.kind == "review.outcome":
-            self._outcome(d)
-        elif event.kind == "review.cascade":
-            print_(f"[yellow]cascade:[/] queued {', '.join(d.get('queued') or [])}")
+        print_ = self.console.print
+        match event:
+            case ReviewIteration():
+                limit = f"/{event.limit}" if event.limit else ""
+                self.console.rule(f"iteration {event.iteration}{limit}")
+            case ReviewAnalysis():
+                print_(f"[dim]project map: {event.path} ({event.files} files)[/]")
+            case ReviewFindings():
+                print_(f"[dim]findings: {event.total}; failing tests: {event.failing_tests}[/]")
+            case ReviewTarget():
+                reasons = "; ".join(event.reasons) or "best remaining"
+                print_(f"[bold]target:[/] {event.path} [dim]({reasons})[/]")
+            case GateResult():
+                colour = {"passed": "green", "failed": "red"}.get(event.status, "dim")
+                print_(f"  [{colour}]{event.gate}: {event.status}[/]")
+            case ReviewOutcome():
+                self._outcome(event)
+            case ReviewCascade():
+                print_(f"[yellow]cascade:[/] queued {', '.join(event.queued)}")
 
-    def _outcome(self, d: dict[str, Any]) -> None:
-        status = d.get("status", "")
+    def _outcome(self, event: ReviewOutcome) -> None:
+        status = event.status
         colour = {"accepted": "green", "rejected": "red", "failed": "red"}.get(status, "yellow")
-        why = d.get("rationale") or d.get("reason") or ""
-        commit = f" → {d['commit'][:12]}" if d.get("commit") else ""
-        self.console.print(
-            f"[{colour}]{status}[/] ({d.get('proposal')}){commit} {why}", markup=True
-        )
+        why = event.rationale or event.reason
+        commit = f" → {event.commit[:12]}" if event.commit else ""
+        self.console.print(f"[{colour}]{status}[/] ({event.proposal}){commit} {why}", markup=True)
 
 
 def _report(console: Console, summary: ReviewSummary) -> None:

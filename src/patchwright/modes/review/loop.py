@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 from rich.console import Console
 
+from patchwright import events as ev
 from patchwright import interrupts
 from patchwright.agent.memory import read_memory
 from patchwright.agent.record import RunRecord
@@ -27,7 +28,19 @@ from patchwright.agent.request import Overrides, RunError, TaskRequest, build_re
 from patchwright.agent.session import Session
 from patchwright.agent.task.repo import open_repo
 from patchwright.config import Settings
-from patchwright.events import Event
+from patchwright.events import (
+    Event,
+    ModelReply,
+    ReviewCascade,
+    ReviewEnd,
+    ReviewFindings,
+    ReviewIteration,
+    ReviewPhase,
+    ReviewProposal,
+    ReviewStart,
+    ReviewTarget,
+    ReviewUsage,
+)
 from patchwright.index import RepoIndex
 from patchwright.llm import CapExceeded, redact
 from patchwright.llm.router import Totals
@@ -126,9 +139,9 @@ class ReviewLoop:
         self.summary.run_id = record.run_id
         self.proposer.on_step = record.write_trajectory
         stop_listening = [self.bus.subscribe(record.on_event), self.bus.subscribe(self._on_usage)]
-        self.bus.emit("review.start", run_id=record.run_id, model=self.session.model.name,
-                      focus=self.opts.focus, iterations=self.opts.iterations,
-                      targets=self.opts.targets, memory_dir=str(self.paths.dir))  # fmt: skip
+        self.bus.emit(ReviewStart(run_id=record.run_id, model=self.session.model.name,
+                                  focus=self.opts.focus, iterations=self.opts.iterations,
+                                  targets=self.opts.targets, memory_dir=str(self.paths.dir)))  # fmt: skip
         try:
             self._bootstrap()
             self._loop()
@@ -148,7 +161,7 @@ class ReviewLoop:
             self.summary.usage = self._totals()
             self.summary.seconds = time.monotonic() - started
             self.summary.queue = [item.path for item in self.queue]
-            self.bus.emit("review.end", **self.summary.to_json())
+            self.bus.emit(ReviewEnd(**self.summary.to_json()))
             record.write_summary(self.summary.to_json())
             for stop_listening_to in stop_listening:
                 stop_listening_to()
@@ -169,8 +182,10 @@ class ReviewLoop:
                 return
         self.summary.reason = f"{limit} iteration(s) done"
 
-    def _phase(self, phase: str, **data: Any) -> None:
-        self.bus.emit("review.phase", phase=phase, iteration=self.iteration, **data)
+    def _phase(self, phase: str, *, seconds: float | None = None, target: str | None = None,
+               proposal: str | None = None, files: list[str] | None = None) -> None:  # fmt: skip
+        self.bus.emit(ReviewPhase(phase=phase, iteration=self.iteration, seconds=seconds,
+                                  target=target, proposal=proposal, files=files))  # fmt: skip
 
     # -- bootstrap and refresh --------------------------------------------------------------
     def _index(self) -> RepoIndex:
@@ -215,10 +230,10 @@ class ReviewLoop:
             self.repo.root, self.session.sandbox, self.baseline, texts, files, self._index().symbols
         )
         tests = self.baseline.tests
-        self.bus.emit("review.findings", total=self.findings.total,
-                      files={p: len(f) for p, f in self.findings.by_file.items()},
-                      failing_tests=len(tests.failing) if tests else 0,
-                      notes=self.findings.notes)  # fmt: skip
+        self.bus.emit(ReviewFindings(total=self.findings.total,
+                                     files={p: len(f) for p, f in self.findings.by_file.items()},
+                                     failing_tests=len(tests.failing) if tests else 0,
+                                     notes=self.findings.notes))  # fmt: skip
 
     def _dependents(self, touched: Sequence[str]) -> list[str]:
         return find_dependents(self._index().symbols, touched)
@@ -238,7 +253,7 @@ class ReviewLoop:
         """One iteration; False when there is nothing left to review."""
         self._spent = self._totals()
         self.session.start_task()
-        self.bus.emit("review.iteration", iteration=self.iteration, limit=self.opts.iterations)
+        self.bus.emit(ReviewIteration(iteration=self.iteration, limit=self.opts.iterations))
         self._phase("targeting")
         index = self._index()
         texts = self.session.read_texts()
@@ -250,9 +265,9 @@ class ReviewLoop:
         target = self._unsettled([target, *others] if target else [], shas)
         if target is None:
             return False
-        self.bus.emit("review.target", **target.to_json(), iteration=self.iteration,
-                      runners_up=[t.to_json() for t in others if t is not target],
-                      queue=[i.path for i in self.queue])  # fmt: skip
+        self.bus.emit(ReviewTarget(**target.to_json(), iteration=self.iteration,
+                                   runners_up=[t.to_json() for t in others if t is not target],
+                                   queue=[i.path for i in self.queue]))  # fmt: skip
         outcome = self._propose(target, texts, index)
         self._settle(outcome, texts, files, index)
         self.history.note(target.path, self.iteration, outcome.status,
@@ -284,7 +299,7 @@ class ReviewLoop:
         self.summary.proposals.append(outcome)
         data = outcome.to_json()
         data["proposal"] = data.pop("kind")  # an event's own "kind" names the event
-        self.bus.emit("review.outcome", iteration=self.iteration, **data)
+        self.bus.emit(ev.ReviewOutcome(iteration=self.iteration, **data))
         return outcome
 
     def _context(self, target: Target, texts: dict[str, str], index: RepoIndex) -> TargetContext:
@@ -312,8 +327,9 @@ class ReviewLoop:
                               findings=[f.render() for f in self.findings.of(proposal.target)],
                               rationale=proposal.rationale, diff=diff)  # fmt: skip
         self.paths.write(pending_name(proposal.kind), entry)
-        self.bus.emit("review.proposal", iteration=self.iteration, target=proposal.target,
-                      proposal=proposal.kind, rationale=proposal.rationale, diff=diff[:20000])  # fmt: skip
+        self.bus.emit(ReviewProposal(iteration=self.iteration, target=proposal.target,
+                                     proposal=proposal.kind, rationale=proposal.rationale,
+                                     diff=diff[:20000]))  # fmt: skip
 
     def _settle(self, outcome: ProposalOutcome, before: dict[str, str], files: Sequence[str],
                 index: RepoIndex) -> None:  # fmt: skip
@@ -331,9 +347,9 @@ class ReviewLoop:
         new = cascade_items(index, outcome, before, after, self.paths.relative_names)
         self.queue += [i for i in new if i.path not in queued]
         if new:
-            self.bus.emit("review.cascade", trigger=outcome.target,
-                          queued=[i.path for i in new], ripples=[r for i in new for r in i.ripples],
-                          queue=[i.path for i in self.queue])  # fmt: skip
+            self.bus.emit(ReviewCascade(trigger=outcome.target, queued=[i.path for i in new],
+                                        ripples=[r for i in new for r in i.ripples],
+                                        queue=[i.path for i in self.queue]))  # fmt: skip
         files = self._files(index)
         self.analysis.refresh(index, after, files)
         self._rebaseline(after, files, outcome.test_run)
@@ -358,8 +374,8 @@ class ReviewLoop:
                       seconds=spent.seconds + now.seconds)  # fmt: skip
 
     def _on_usage(self, event: Event) -> None:
-        if event.kind == "model.reply":
-            self.bus.emit("review.usage", **self._totals().to_dict())
+        if isinstance(event, ModelReply):
+            self.bus.emit(ReviewUsage(**self._totals().to_dict()))
 
 
 def _sha(text: str) -> str:

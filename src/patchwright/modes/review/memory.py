@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from patchwright import events as ev
 from patchwright.agent.prompts import render
-from patchwright.events import EventBus
+from patchwright.events import EventBus, ReviewHistory
 from patchwright.llm import Model
 from patchwright.modes.review.ask import ask_text
 from patchwright.modes.review.files import ReviewPaths, history_entry, recent_entries
@@ -51,7 +52,7 @@ class ReviewMemory:
         entry = history_entry(paths=paths, kind=kind, rationale=rationale, diff=diff,
                               commit=commit)  # fmt: skip
         self.paths.append("HISTORY.md", entry, title="Review history")
-        self.bus.emit("review.history", paths=paths, commit=commit)
+        self.bus.emit(ReviewHistory(paths=paths, commit=commit))
 
     def update(self, iteration: int, notes: list[str]) -> str:
         """Re-synthesise MEMORY.md with this iteration's notes; compact it every third
@@ -69,8 +70,8 @@ class ReviewMemory:
                              max_tokens=400)  # fmt: skip
             memory = _clean(short) if short else _merge("", memory.splitlines()[-8:])
         self.paths.write("MEMORY.md", "# Review memory\n\n" + memory.strip() + "\n")
-        self.bus.emit("review.memory", iteration=iteration, chars=len(memory),
-                      compacted=compacted, by_model=answer is not None)  # fmt: skip
+        self.bus.emit(ev.ReviewMemory(iteration=iteration, chars=len(memory),
+                                   compacted=compacted, by_model=answer is not None))  # fmt: skip
         return memory
 
     def note(self, notes: list[str]) -> None:

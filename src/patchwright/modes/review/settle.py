@@ -17,7 +17,7 @@ from patchwright.agent.related_tests import is_test_path
 from patchwright.agent.task.commit_message import write_commit_message
 from patchwright.agent.task.land import commit_change
 from patchwright.agent.task.repo import TaskRepo
-from patchwright.events import EventBus
+from patchwright.events import EventBus, TxnUndo
 from patchwright.index import RepoIndex, Ripple
 from patchwright.llm import Model
 from patchwright.modes.review.files import ReviewPaths, cut_diff, failed_entry
@@ -52,7 +52,7 @@ class Settler:
             message = ""
             if self.commit and self.repo.git is not None:
                 task = outcome.rationale or f"review of {outcome.target}"
-                message = write_commit_message(self.model, task, outcome.diff, bus=self.bus)
+                message = write_commit_message(self.model, task, outcome.diff)
             interrupts.check()
             with interrupts.held():
                 if message:
@@ -65,7 +65,7 @@ class Settler:
             if sha is None and (self.commit and self.repo.git is not None):
                 undo(self.repo.root, 1)
                 why = "stopped" if isinstance(exc, KeyboardInterrupt) else f"{type(exc).__name__}"
-                self.bus.emit("txn.undo", reason=f"{why} before the change was committed")
+                self.bus.emit(TxnUndo(reason=f"{why} before the change was committed"))
                 outcome.status, outcome.reason = "skipped", f"{why} before it was committed"
             raise
         finally:

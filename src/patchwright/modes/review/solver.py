@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 
 from patchwright.agent.pipeline_solver import PipelineSolver, SolveOptions
 from patchwright.agent.prompts import render
+from patchwright.events import ReviewPress
 from patchwright.llm import Reply
 from patchwright.modes.review.checkpoint import Proposal
 from patchwright.modes.review.files import one_line
@@ -84,7 +85,7 @@ class ReviewSolver(PipelineSolver):
         why = self._nothing(reply.text)
         if why and (self.findings or self.failures) and not self.pressed:
             self.pressed = True
-            self.bus.emit("review.press", findings=len(self.findings), why=why)
+            self.bus.emit(ReviewPress(findings=len(self.findings), why=why))
             press = render("review_press", path=self.proposal.target, findings=self.findings,
                            failures=self.failures, fmt=opts.fmt)  # fmt: skip
             self.messages.append({"role": "user", "content": press})

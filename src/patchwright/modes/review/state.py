@@ -14,7 +14,26 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from patchwright.events import Event
+from patchwright.events import (
+    Event,
+    GateResult,
+    ModelRequest,
+    ReviewCascade,
+    ReviewCheckpoint,
+    ReviewCheckpointResolved,
+    ReviewEnd,
+    ReviewFindings,
+    ReviewHistory,
+    ReviewIteration,
+    ReviewMemory,
+    ReviewOutcome,
+    ReviewPhase,
+    ReviewProposal,
+    ReviewStart,
+    ReviewTarget,
+    ReviewUsage,
+    TxnWrite,
+)
 
 Watcher = Callable[[Event, int], None]
 MAX_TEXT = 20000  # characters of MEMORY.md / HISTORY.md kept in the snapshot (newest)
@@ -61,9 +80,9 @@ class ReviewState:
     def on_event(self, event: Event) -> None:
         """A bus listener: apply the event, then tell the watchers."""
         with self._lock:
-            self._apply(event.kind, dict(event.data))
+            self._apply(event)
             log = self._data["log"]
-            log.append({**_brief(event.data), "event": event.kind, "ts": round(event.ts, 3)})
+            log.append({**_brief(event.payload()), "event": event.kind, "ts": round(event.ts, 3)})
             del log[:-MAX_LOG]
             self._version += 1
             version, watchers = self._version, list(self._watchers)
@@ -73,49 +92,57 @@ class ReviewState:
             except Exception:  # a closed stream must not stop the loop
                 continue
 
-    def _apply(self, kind: str, d: dict[str, Any]) -> None:
+    def _apply(self, event: Event) -> None:
         s = self._data
-        if kind == "review.start":
-            s.update(run_id=d.get("run_id", ""), model=d.get("model", ""),
-                     focus=d.get("focus", ""), limit=d.get("iterations", 0))  # fmt: skip
-            s["memory"], s["history"] = self._text("MEMORY.md"), self._text("HISTORY.md")
-        elif kind == "review.phase":
-            s["phase"] = d.get("phase", s["phase"])
-        elif kind == "review.iteration":
-            s.update(iteration=d.get("iteration", 0), target=None, proposal=None, gates=[],
-                     runners_up=[])  # fmt: skip
-        elif kind == "review.findings":
-            s["findings"] = {"total": d.get("total", 0), "failing_tests": d.get("failing_tests", 0)}
-        elif kind == "review.target":
-            s["target"] = {k: d.get(k) for k in ("path", "score", "reasons", "cascade")}
-            s["runners_up"], s["queue"] = d.get("runners_up", []), d.get("queue", s["queue"])
-        elif kind == "review.cascade":
-            s["queue"] = d.get("queue", [])
-        elif kind == "review.proposal":
-            s["proposal"] = {k: d.get(k) for k in ("target", "proposal", "rationale", "diff")}
-        elif kind == "model.request":
-            s["phase"] = f"asking the model ({d.get('phase', '')})"
-        elif kind == "txn.write":
-            s["gates"], s["phase"] = [], "verifying"
-        elif kind == "gate.result":
-            s["gates"].append({k: d.get(k) for k in ("gate", "status", "new_problems",
-                                                     "seconds", "reason")})  # fmt: skip
-        elif kind == "review.checkpoint":
-            s["checkpoint"], s["phase"] = d, "waiting at the checkpoint"
-        elif kind == "review.checkpoint.resolved":
-            s["checkpoint"] = None
-        elif kind == "review.outcome":
-            keep = ("iteration", "status", "proposal", "target", "commit", "rationale", "reason")
-            s["outcomes"].append({k: d.get(k) for k in keep})
-        elif kind == "review.memory":
-            s["memory"] = self._text("MEMORY.md")
-        elif kind == "review.history":
-            s["history"] = self._text("HISTORY.md")
-        elif kind == "review.usage":
-            s["usage"] = d
-        elif kind == "review.end":
-            s.update(running=False, phase="ended", checkpoint=None, queue=d.get("cascade_left", []),
-                     summary={k: d.get(k) for k in ("outcome", "reason", "iterations")})  # fmt: skip
+        match event:
+            case ReviewStart():
+                s.update(run_id=event.run_id, model=event.model, focus=event.focus,
+                         limit=event.iterations)  # fmt: skip
+                s["memory"], s["history"] = self._text("MEMORY.md"), self._text("HISTORY.md")
+            case ReviewPhase():
+                s["phase"] = event.phase
+            case ReviewIteration():
+                s.update(iteration=event.iteration, target=None, proposal=None, gates=[],
+                         runners_up=[])  # fmt: skip
+            case ReviewFindings():
+                s["findings"] = {"total": event.total, "failing_tests": event.failing_tests}
+            case ReviewTarget():
+                s["target"] = {"path": event.path, "score": event.score,
+                               "reasons": event.reasons, "cascade": event.cascade}  # fmt: skip
+                s["runners_up"], s["queue"] = event.runners_up, event.queue
+            case ReviewCascade():
+                s["queue"] = event.queue
+            case ReviewProposal():
+                s["proposal"] = {"target": event.target, "proposal": event.proposal,
+                                 "rationale": event.rationale, "diff": event.diff}  # fmt: skip
+            case ModelRequest():
+                s["phase"] = f"asking the model ({event.phase})"
+            case TxnWrite():
+                s["gates"], s["phase"] = [], "verifying"
+            case GateResult():
+                s["gates"].append({"gate": event.gate, "status": event.status,
+                                   "new_problems": event.new_problems, "seconds": event.seconds,
+                                   "reason": event.reason})  # fmt: skip
+            case ReviewCheckpoint():
+                s["checkpoint"], s["phase"] = event.payload(), "waiting at the checkpoint"
+            case ReviewCheckpointResolved():
+                s["checkpoint"] = None
+            case ReviewOutcome():
+                s["outcomes"].append({
+                    "iteration": event.iteration, "status": event.status,
+                    "proposal": event.proposal, "target": event.target, "commit": event.commit,
+                    "rationale": event.rationale, "reason": event.reason,
+                })  # fmt: skip
+            case ReviewMemory():
+                s["memory"] = self._text("MEMORY.md")
+            case ReviewHistory():
+                s["history"] = self._text("HISTORY.md")
+            case ReviewUsage():
+                s["usage"] = event.payload()
+            case ReviewEnd():
+                s.update(running=False, phase="ended", checkpoint=None, queue=event.cascade_left,
+                         summary={"outcome": event.outcome, "reason": event.reason,
+                                  "iterations": event.iterations})  # fmt: skip
 
     def _text(self, name: str) -> str:
         text = self._read(name)

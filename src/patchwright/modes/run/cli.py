@@ -16,7 +16,7 @@ from patchwright.agent.session import open_session
 from patchwright.agent.solve import solve
 from patchwright.agent.solve_types import SolveResult
 from patchwright.config import ConfigError
-from patchwright.events import Event, EventBus
+from patchwright.events import CriterionDecided, Event, EventBus
 from patchwright.interrupts import stop_on_signals
 from patchwright.modes.run.progress import Progress
 from patchwright.modes.terminal.approval import (
@@ -36,9 +36,9 @@ class _Criterion:
         self.console = console
 
     def __call__(self, event: Event) -> None:
-        if event.kind == "criterion.decided":
-            self.console.print(f"[bold]done when:[/] {event.data.get('description', '')}")
-            for note in event.data.get("notes") or []:
+        if isinstance(event, CriterionDecided):
+            self.console.print(f"[bold]done when:[/] {event.description}")
+            for note in event.notes:
                 self.console.print(f"[dim]note: {note}[/]")
 
 

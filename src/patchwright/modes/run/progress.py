@@ -8,7 +8,20 @@ from types import TracebackType
 from rich.console import Console
 from rich.status import Status
 
-from patchwright.events import Event
+from patchwright.events import (
+    BaselineStart,
+    ContextBuilt,
+    Event,
+    GateResult,
+    IndexProgress,
+    IndexStart,
+    IterationStart,
+    ModelReply,
+    ModelRequest,
+    ToolCall,
+    TxnCommit,
+    TxnWrite,
+)
 
 
 class Progress:
@@ -62,29 +75,31 @@ class Progress:
         self._refresh()
 
     def on_event(self, event: Event) -> None:
-        kind = event.kind
-        if kind == "iteration.start":
-            self.iteration = int(event.data.get("iteration", 0))
-        phases = {
-            "model.request": "thinking",
-            "model.reply": "applying edits",
-            "txn.write": "verifying",
-            "gate.result": "verifying",
-            "baseline.start": "taking the baseline",
-            "context.built": "building context",
-            "index.start": "indexing the repository",
-            "txn.commit": "committing",
-        }
-        if kind in phases:
-            self.phase = phases[kind]
-        if kind == "index.progress":
-            self.phase = f"indexing {event.data.get('done', 0)}/{event.data.get('total', 0)} files"
-        if kind == "model.request" and event.data.get("phase") in ("planner", "coder", "reviewer"):
-            self.phase = f"{event.data['phase']} thinking"
-        if kind == "model.request":  # a new reply: its rate, not the run's average
-            self._gen_started, self._gen_tokens = None, 0
-        if kind == "tool.call":
-            self.phase = f"{event.data.get('role', '')}: {event.data.get('tool', '')}"
-        if kind == "gate.result" and not self.enabled and event.data.get("status") == "failed":
-            return
+        match event:
+            case IterationStart():
+                self.iteration = event.iteration
+            case ModelRequest():
+                role = event.phase in ("planner", "coder", "reviewer")
+                self.phase = f"{event.phase} thinking" if role else "thinking"
+                self._gen_started, self._gen_tokens = None, 0  # a new reply: its own rate
+            case ModelReply():
+                self.phase = "applying edits"
+            case TxnWrite():
+                self.phase = "verifying"
+            case GateResult():
+                self.phase = "verifying"
+                if not self.enabled and event.status == "failed":
+                    return
+            case BaselineStart():
+                self.phase = "taking the baseline"
+            case ContextBuilt():
+                self.phase = "building context"
+            case IndexStart():
+                self.phase = "indexing the repository"
+            case IndexProgress():
+                self.phase = f"indexing {event.done}/{event.total} files"
+            case TxnCommit():
+                self.phase = "committing"
+            case ToolCall():
+                self.phase = f"{event.role}: {event.tool}"
         self._refresh()

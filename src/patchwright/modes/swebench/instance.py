@@ -18,7 +18,16 @@ from pathlib import Path
 from patchwright.agent.session import Session
 from patchwright.config import Settings
 from patchwright.envs import EnvironmentUnavailable, test_files_of
-from patchwright.events import EventBus, JsonlWriter
+from patchwright.events import (
+    BaselineStart,
+    CandidateValidated,
+    EventBus,
+    InstanceBaseline,
+    InstanceEnd,
+    InstanceStart,
+    JsonlWriter,
+    LocaliseDone,
+)
 from patchwright.modes.swebench.agent_candidates import AgentUsage, agent_candidates
 from patchwright.modes.swebench.instances import Instance
 from patchwright.modes.swebench.localise import Signals, Suspect, fuse, gold, rank_of
@@ -70,7 +79,7 @@ def solve_instance(
     (folder / "events.ndjson").unlink(missing_ok=True)
     bus = EventBus()
     bus.subscribe(JsonlWriter(folder / "events.ndjson"))
-    bus.emit("instance.start", instance_id=instance.instance_id, model=result.model_name)
+    bus.emit(InstanceStart(instance_id=instance.instance_id, model=result.model_name))
     prepared: Prepared | None = None
     try:
         prepared = prepare_instance(where, instance)
@@ -87,8 +96,8 @@ def solve_instance(
             if not where.keep:
                 cleanup(where, instance, prepared.home)
         result.seconds = time.monotonic() - started
-        bus.emit("instance.end", outcome=result.outcome, reason=result.reason[:500],
-                 seconds=round(result.seconds, 2))  # fmt: skip
+        bus.emit(InstanceEnd(outcome=result.outcome, reason=result.reason[:500],
+                             seconds=round(result.seconds, 2)))  # fmt: skip
         (folder / "result.json").write_text(json.dumps(result.to_json(), indent=2))
     return result
 
@@ -139,7 +148,7 @@ def _baseline(prepared: Prepared, opts: SolveOptions, bus: EventBus) -> TestRepo
     """The hidden tests before any change, under coverage where it is installed."""
     coverage = prepared.home / "sbfl" / ".coverage"
     coverage.parent.mkdir(exist_ok=True)
-    bus.emit("baseline.start")
+    bus.emit(BaselineStart())
     report = run_instance_tests(prepared.env, prepared.instance, prepared.spec,
                                 timeout=opts.test_timeout, coverage_file=coverage)  # fmt: skip
     if not report.status and "No module named coverage" in report.log:
@@ -149,8 +158,8 @@ def _baseline(prepared: Prepared, opts: SolveOptions, bus: EventBus) -> TestRepo
     grade = report.grade(prepared.instance)
     if not grade.f2p_failed:
         prepared.env.notes.append("FAIL_TO_PASS already passes before any change")
-    bus.emit("baseline.done", f2p_failing=len(grade.f2p_failed), p2p_failing=len(grade.p2p_failed),
-             seconds=round(report.seconds, 2), problem=report.problem)  # fmt: skip
+    bus.emit(InstanceBaseline(f2p_failing=len(grade.f2p_failed), p2p_failing=len(grade.p2p_failed),
+                              seconds=round(report.seconds, 2), problem=report.problem))  # fmt: skip
     return report
 
 
@@ -185,8 +194,8 @@ def _localise(
             "index": len(signals.index),
         },
     }
-    session.bus.emit("localise.done", suspects=functions, file_rank=result.localisation["file_rank"],
-                     function_rank=result.localisation["function_rank"])  # fmt: skip
+    session.bus.emit(LocaliseDone(suspects=functions, file_rank=result.localisation["file_rank"],
+                                  function_rank=result.localisation["function_rank"]))  # fmt: skip
     return suspects
 
 
@@ -229,7 +238,7 @@ def _propose_and_test(
                 diff = "".join(_diff_text(reader, c))
                 c.refused = validate(diff, c.changes, allowed=allowed, old_text=reader.text,
                                      task=instance.problem_statement, caps=opts.caps).reasons  # fmt: skip
-            bus.emit("candidate.validated", candidate=c.number, refused=c.refused)
+            bus.emit(CandidateValidated(candidate=c.number, refused=c.refused))
         all_candidates += candidates
         winner, trials = tnr(prepared.env, instance, prepared.spec, candidates, bus=bus,
                              timeout=opts.test_timeout)  # fmt: skip

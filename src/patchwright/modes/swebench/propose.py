@@ -15,6 +15,7 @@ from patchwright.agent.context import approx_tokens
 from patchwright.agent.prompts import render
 from patchwright.agent.session import Session
 from patchwright.agent.working_copy import WorkingCopy
+from patchwright.events import CandidateReply
 from patchwright.llm import Message
 from patchwright.modes.swebench.code import changed_lines
 from patchwright.modes.swebench.localise import Suspect
@@ -98,10 +99,9 @@ def model_candidates(
     out = []
     for i in range(k):
         temperature = None if i == 0 else SAMPLE_TEMPERATURE
-        reply = session.model.complete(messages, max_tokens=reply_tokens, temperature=temperature)
-        session.bus.emit("model.reply", candidate=first + i, prompt_tokens=reply.usage.prompt_tokens,
-                         completion_tokens=reply.usage.completion_tokens,
-                         text=reply.text)  # fmt: skip
+        reply = session.model.complete(messages, max_tokens=reply_tokens, temperature=temperature,
+                                       phase="candidate")  # fmt: skip
+        session.bus.emit(CandidateReply(candidate=first + i, text=reply.text))
         working = WorkingCopy(files, reader.file, reader.confine, protected, shown)
         attempt = working.apply_reply(reply.text)
         if attempt.ok and working.changes():

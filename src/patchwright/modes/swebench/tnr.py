@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from patchwright.envs import InstallSpec, InstanceSandbox
-from patchwright.events import EventBus
+from patchwright.events import EventBus, TnrKept, TnrResult, TnrTrial
 from patchwright.modes.swebench.grading import Grade
 from patchwright.modes.swebench.instances import Instance
 from patchwright.modes.swebench.tests import PatchError, run_instance_tests
@@ -105,7 +105,7 @@ def try_candidate(
     txn.stage(candidate.changes)
     try:
         txn.write()
-        bus.emit("txn.write", candidate=candidate.number, paths=sorted(candidate.changes))
+        bus.emit(TnrTrial(candidate=candidate.number, paths=sorted(candidate.changes)))
         trial.diff, trial.churn = git_diff(env.repo, sorted(candidate.changes))
         problems = syntax_gate(candidate.changes)
         trial.gates["syntax"] = "failed" if problems else "passed"
@@ -122,8 +122,8 @@ def try_candidate(
     finally:
         txn.rollback()
         trial.seconds = time.monotonic() - started
-        bus.emit("txn.rollback", candidate=candidate.number, passed=trial.passed,
-                 churn=trial.churn, reason=trial.reason[:500])  # fmt: skip
+        bus.emit(TnrResult(candidate=candidate.number, passed=trial.passed,
+                           churn=trial.churn, reason=trial.reason[:500]))  # fmt: skip
     return trial
 
 
@@ -142,5 +142,5 @@ def tnr(
     passing = [t for t in trials if t.passed]
     winner = min(passing, key=lambda t: (t.churn, t.number)) if passing else None
     if winner is not None:
-        bus.emit("tnr.kept", candidate=winner.number, churn=winner.churn)
+        bus.emit(TnrKept(candidate=winner.number, churn=winner.churn))
     return winner, trials

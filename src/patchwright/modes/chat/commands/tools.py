@@ -9,7 +9,7 @@ from pathlib import PurePosixPath
 from rich.markup import escape
 
 from patchwright.agent.record import runs_dir
-from patchwright.events import Event
+from patchwright.events import Event, IndexProgress
 from patchwright.modes.chat.commands.base import ChatParts, CommandError, CommandSet
 from patchwright.sandbox import ExecResult
 from patchwright.verify.detect import detect_test_command
@@ -82,11 +82,11 @@ def index_cmd(chat: ChatParts, args: str) -> None:
     shown: set[int] = set()
 
     def progress(event: Event) -> None:
-        if event.kind == "index.progress" and event.data.get("total"):
-            quarter = 4 * int(event.data["done"]) // int(event.data["total"])
+        if isinstance(event, IndexProgress) and event.total:
+            quarter = 4 * event.done // event.total
             if quarter not in shown:
                 shown.add(quarter)
-                say(f"[dim]indexing {event.data['done']}/{event.data['total']} files[/]")
+                say(f"[dim]indexing {event.done}/{event.total} files[/]")
 
     stop = state.session.bus.subscribe(progress)
     try:
