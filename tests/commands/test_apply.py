@@ -196,3 +196,12 @@ def test_a_replace_holding_a_marker_line_is_written_whole(repo: Path) -> None:
     code, out = invoke(repo, sr("pkg/calc.py", "def add(a, b):\n", new + "def add(a, b):\n"))
     assert code == 0, out
     assert (repo / "pkg/calc.py").read_text() == new + "def add(a, b):\n    return a - b\n"
+
+
+def test_a_last_line_without_a_newline_is_marked_in_the_diff_and_stays_so(repo: Path) -> None:
+    (repo / "notes.txt").write_text("alpha\nbeta")
+    code, out = invoke(repo, sr("notes.txt", "beta\n", "gamma\n"), "--dry-run")
+    assert code == 0, out
+    assert "-beta\n\\ No newline at end of file\n+gamma\n\\ No newline at end of file" in out
+    code, out = invoke(repo, sr("notes.txt", "beta\n", "gamma\n"))
+    assert code == 0 and (repo / "notes.txt").read_text() == "alpha\ngamma"

@@ -8,7 +8,6 @@ sees), while the disk is restored after every failed gate.
 from __future__ import annotations
 
 import dataclasses
-import difflib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -20,8 +19,11 @@ from patchwright.edits import (
     apply_edits,
     parse_reply,
     render_retry_message,
+    resolve_edit_path,
     resolve_path,
+    unified_diff,
 )
+from patchwright.workspace.errors import PathEscapeError
 from patchwright.workspace.textfile import TextFile, encode_text
 
 Reader = Callable[[str], TextFile | None]
@@ -75,7 +77,7 @@ class WorkingCopy:
         path = resolve_path(
             raw_path, self.repo_files + sorted(self.current), must_exist=text is None
         )
-        self._confine(path)
+        self._inside(path)
         if path in self.protected:
             raise EditError(f"{path} holds the tests the task must make pass; it is read-only")
         if text is None and self.text(path) is None:
@@ -83,6 +85,13 @@ class WorkingCopy:
         self._original_text(path)  # remember the original before the first change
         self.current[path] = text
         return path
+
+    def _inside(self, path: str) -> None:
+        """A path that leaves the repository is an edit error the model is told about."""
+        try:
+            self._confine(path)
+        except PathEscapeError as exc:
+            raise EditError(str(exc)) from exc
 
     def _original_text(self, path: str) -> str | None:
         if path not in self.originals:
@@ -97,8 +106,8 @@ class WorkingCopy:
         known = sorted(set(self._repo_files) | set(self.current))
         resolved: list[Edit] = []
         for edit in edits:
-            path = resolve_path(edit.path, known, must_exist=edit.kind in ("replace", "delete"))
-            self._confine(path)
+            path = resolve_edit_path(edit, known, self.text)
+            self._inside(path)
             resolved.append(dataclasses.replace(edit, path=path))
         return resolved
 
@@ -169,19 +178,9 @@ class WorkingCopy:
         }
 
     def diff(self) -> str:
-        chunks: list[str] = []
-        for path in self.changed_paths():
-            old = self._original_text(path) or ""
-            new = self.current[path] or ""
-            chunks.extend(
-                difflib.unified_diff(
-                    old.splitlines(keepends=True),
-                    new.splitlines(keepends=True),
-                    f"a/{path}" if self.originals.get(path) else "/dev/null",
-                    f"b/{path}" if self.current[path] is not None else "/dev/null",
-                )
-            )
-        return "".join(line if line.endswith("\n") else line + "\n" for line in chunks)
+        return unified_diff(
+            (p, self._original_text(p), self.current[p]) for p in self.changed_paths()
+        )
 
     def absorb(self, paths: Sequence[str]) -> None:
         """Take the files' current text from disk (after the user edited them)."""

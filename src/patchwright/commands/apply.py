@@ -69,10 +69,6 @@ def _rel_raw(root: Path, raw: str) -> str:
     return raw
 
 
-def _must_exist(edit: Edit) -> bool:
-    return edit.kind == "delete" or (edit.kind == "replace" and bool(edit.search.strip()))
-
-
 def _load(root: Path, rel: str, plan: _Plan) -> str | None:
     """Read ``rel`` once into the plan; returns an error message or None."""
     from patchwright.workspace import (
@@ -105,26 +101,24 @@ def _load(root: Path, rel: str, plan: _Plan) -> str | None:
 
 
 def _resolve(root: Path, edit: Edit, raw: str, repo_files: list[str]) -> str:
-    """Resolve the path; an ambiguous one is settled by where the SEARCH text is."""
-    from patchwright.edits import PathResolutionError, pick_by_content, resolve_path
+    """The path as ``WorkingCopy`` resolves it (``resolve_edit_path``); besides, an existing
+    file the listing skips (ignored, untracked) may be named exactly."""
+    from dataclasses import replace
+
+    from patchwright.edits import PathResolutionError, resolve_edit_path
     from patchwright.workspace import BinaryFileError, confine, read_text_file
 
-    if not _must_exist(edit):
-        return resolve_path(raw, repo_files)
+    def read(path: str) -> str | None:
+        try:
+            return read_text_file(confine(root, path)).text
+        except (BinaryFileError, OSError):
+            return None
+
     try:
-        return resolve_path(raw, repo_files, must_exist=True)
+        return resolve_edit_path(replace(edit, path=raw), repo_files, read)
     except PathResolutionError as exc:
-        texts: dict[str, str] = {}
-        for cand in exc.candidates[:10]:
-            try:
-                texts[cand] = read_text_file(confine(root, cand)).text
-            except (BinaryFileError, OSError):
-                continue
-        picked = pick_by_content(edit, texts) if texts else None
-        if picked is not None:
-            return picked
         if (root / raw).is_file() and not exc.candidates:
-            return raw  # an existing file the listing skips (ignored, untracked)
+            return raw
         raise
 
 
@@ -228,24 +222,13 @@ def _syntax_refusals(root: Path, outcome: ApplyResult, plan: _Plan) -> dict[str,
 
 
 def _diff(plan: _Plan, new_texts: dict[str, str | None]) -> str:
-    import difflib
+    from patchwright.edits import unified_diff
 
-    chunks: list[str] = []
-    for path in sorted(new_texts):
+    def old(path: str) -> str | None:
         before = plan.originals.get(path)
-        old = before.text if before is not None else ""
-        new = new_texts[path] or ""
-        chunks.extend(
-            difflib.unified_diff(
-                old.splitlines(keepends=True),
-                new.splitlines(keepends=True),
-                "/dev/null" if before is None else f"a/{path}",
-                "/dev/null" if new_texts[path] is None else f"b/{path}",
-            )
-        )
-    return "".join(
-        x if x.endswith("\n") else x + "\n\\ No newline at end of file\n" for x in chunks
-    )
+        return before.text if before is not None else None
+
+    return unified_diff((path, old(path), new_texts[path]) for path in sorted(new_texts))
 
 
 def _print_diff(text: str) -> None:

@@ -7,7 +7,7 @@ block still gets a result, so the model learns which blocks would have applied.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from patchwright.edits.dropped import dropped_definitions, merge_definitions
@@ -16,8 +16,9 @@ from patchwright.edits.explain import explain_not_found
 from patchwright.edits.imports import restore_imports
 from patchwright.edits.locate import already_present, covers_match, locate
 from patchwright.edits.match import Found, split_lines
+from patchwright.edits.paths import resolve_path
 from patchwright.edits.quotes import straighten_added_quotes
-from patchwright.edits.types import ApplyResult, BlockResult, Edit
+from patchwright.edits.types import ApplyResult, BlockResult, Edit, PathResolutionError
 
 
 def to_lines(text: str) -> tuple[list[str], bool]:
@@ -271,3 +272,29 @@ def pick_by_content(edit: Edit, candidates: Mapping[str, str]) -> str | None:
         if apply_one(0, replace(edit, path=path), text)[0].status != "failed"
     ]
     return fits[0] if len(fits) == 1 else None
+
+
+def must_exist(edit: Edit) -> bool:
+    """Whether the file an edit names must already exist: it deletes, or has a SEARCH text
+    to find (an empty SEARCH creates or fills a file)."""
+    return edit.kind == "delete" or (edit.kind == "replace" and bool(edit.search.strip()))
+
+
+def resolve_edit_path(
+    edit: Edit, repo_files: Sequence[str], read: Callable[[str], str | None]
+) -> str:
+    """The repository path ``edit`` means — the one resolution ``WorkingCopy`` and
+    ``patchwright apply`` share: :func:`resolve_path` (exact, suffix, fuzzy), requiring an
+    existing file where :func:`must_exist`; a name shared by several files is settled by the
+    one that holds the SEARCH text (``read``: a candidate's text, None when unreadable).
+    Raises ``PathResolutionError``; confinement is the caller's."""
+    if not must_exist(edit):
+        return resolve_path(edit.path, repo_files)
+    try:
+        return resolve_path(edit.path, repo_files, must_exist=True)
+    except PathResolutionError as exc:
+        texts = {c: t for c in exc.candidates[:10] if (t := read(c)) is not None}
+        picked = pick_by_content(edit, texts) if texts else None
+        if picked is None:
+            raise
+        return picked

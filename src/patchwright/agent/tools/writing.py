@@ -4,25 +4,18 @@ the run's transaction, so commands and tests see them and a stop restores the re
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from typing import Any
 
 from patchwright.agent.tools.base import FunctionTool, Observation, arg, schema
 from patchwright.agent.tools.bench import Workbench
-from patchwright.edits import EditError
+from patchwright.edits import EditError, unified_diff
 
 MAX_DIFF_CHARS = 2500
 
 
 def _diff_of(bench: Workbench, paths: list[str], before: Mapping[str, str | None]) -> str:
-    chunks: list[str] = []
-    for path in paths:
-        old, new = before.get(path) or "", bench.working.text(path) or ""
-        chunks.extend(
-            difflib.unified_diff(old.splitlines(True), new.splitlines(True), path, path, n=1)
-        )
-    text = "".join(line if line.endswith("\n") else line + "\n" for line in chunks)
+    text = unified_diff(((p, before.get(p), bench.working.text(p)) for p in paths), context=1)
     return text[:MAX_DIFF_CHARS] + ("\n[... diff cut]" if len(text) > MAX_DIFF_CHARS else "")
 
 

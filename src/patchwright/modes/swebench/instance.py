@@ -9,7 +9,6 @@ step is an event in ``events.ndjson``; ``result.json`` keeps the figures.
 
 from __future__ import annotations
 
-import difflib
 import json
 import time
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from pathlib import Path
 
 from patchwright.agent.session import Session
 from patchwright.config import Settings
+from patchwright.edits import unified_diff
 from patchwright.envs import EnvironmentUnavailable, test_files_of
 from patchwright.events import (
     BaselineStart,
@@ -235,7 +235,7 @@ def _propose_and_test(
             candidates = model_candidates(session, prompt, k=opts.candidates, first=first)
         for c in candidates:
             if c.changes and not c.refused:
-                diff = "".join(_diff_text(reader, c))
+                diff = _diff_text(reader, c)
                 c.refused = validate(diff, c.changes, allowed=allowed, old_text=reader.text,
                                      task=instance.problem_statement, caps=opts.caps).reasons  # fmt: skip
             bus.emit(CandidateValidated(candidate=c.number, refused=c.refused))
@@ -249,13 +249,11 @@ def _propose_and_test(
     return None, all_trials, all_candidates
 
 
-def _diff_text(reader: Reader, candidate: Candidate) -> list[str]:
-    out: list[str] = []
-    for path, data in sorted(candidate.changes.items()):
-        old = (reader.text(path) or "").splitlines(keepends=True)
-        new = data.decode("utf-8", "replace").splitlines(keepends=True) if data is not None else []
-        out += difflib.unified_diff(old, new, f"a/{path}", f"b/{path}")
-    return [line if line.endswith("\n") else line + "\n" for line in out]
+def _diff_text(reader: Reader, candidate: Candidate) -> str:
+    return unified_diff(
+        (path, reader.text(path), data.decode("utf-8", "replace") if data is not None else None)
+        for path, data in sorted(candidate.changes.items())
+    )
 
 
 def _feedback(trials: list[Trial], candidates: list[Candidate]) -> str:

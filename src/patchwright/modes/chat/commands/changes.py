@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-import difflib
 import tempfile
 from pathlib import Path
 
 from rich.markup import escape
 from rich.syntax import Syntax
 
+from patchwright.edits import file_diff
 from patchwright.modes.chat.commands.base import ChatParts, CommandError, CommandSet
 from patchwright.modes.chat.state import ChatState
 from patchwright.verify import run_gates, summarize_failures, take_baseline
@@ -178,9 +178,7 @@ def _verify_and_keep(chat: ChatParts, path: str, old: str, new: str) -> str:
     except BaseException:
         txn.rollback()
         raise
-    diff = "".join(
-        difflib.unified_diff(old.splitlines(True), new.splitlines(True), f"a/{path}", f"b/{path}")
-    )
+    diff = file_diff(path, old, new)
     show_diff(chat, diff)
     commit = None if dirty else _commit(state, path)
     chat.ui.console.print(
