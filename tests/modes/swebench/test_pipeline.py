@@ -9,8 +9,10 @@ from typing import Any
 import pytest
 from swebench_case import FIX, reply, script, where_for
 
+from patchwright.agent.request import RunError
 from patchwright.config import Settings
 from patchwright.modes.swebench.instance import SolveOptions, solve_instance
+from patchwright.modes.swebench.propose import Prompt, Reader, excerpt_format, messages_for
 
 
 def applies(world: dict[str, Any], patch: str) -> bool:
@@ -147,3 +149,26 @@ def test_the_agent_strategy_proposes_a_candidate_that_tnr_verifies(
     assert "+        return total / len(xs)" in result.model_patch
     assert result.prompt_tokens > 0  # the agent's runs are counted
     assert result.agent_steps == 3  # coder edit, finish; reviewer approve: no planner
+
+
+def test_the_edit_format_setting_asks_for_a_unified_diff_and_whole_files_are_refused(
+    calc_world: dict[str, Any],
+) -> None:
+    old, new = FIX
+    udiff = (
+        "--- a/calc/ops.py\n+++ b/calc/ops.py\n@@\n"
+        + "".join(f"-{line}\n" for line in old.splitlines())
+        + "".join(f"+{line}\n" for line in new.splitlines())
+    )
+    model = script(calc_world["tmp"], [{"content": f"```diff\n{udiff}```\n"}])
+    settings = Settings.model_validate({"run": {"edit_format": "udiff"}})
+    out = calc_world["tmp"] / "out"
+    result = solve_instance(calc_world["instance"], where_for(calc_world),
+                            SolveOptions(model=model, candidates=1, max_iter=1), settings, out)  # fmt: skip
+    assert result.outcome == "verified", result.reason
+    system, task = messages_for(Prompt("a bug", []), Reader(calc_world["tmp"]), 1000, "udiff")
+    assert "unified diff" in str(system["content"])
+    assert "Reply with a unified diff" in str(task["content"])
+    assert excerpt_format("auto") == "diff" and excerpt_format("udiff") == "udiff"
+    with pytest.raises(RunError, match="excerpts of the suspect code, not whole files"):
+        excerpt_format("whole")

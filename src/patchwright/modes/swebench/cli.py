@@ -8,6 +8,7 @@ from pathlib import Path
 
 from rich.console import Console
 
+from patchwright.agent.request import RunError
 from patchwright.config import ConfigError, load_settings
 from patchwright.envs import docker_available
 from patchwright.modes.swebench.batch import BatchOptions, run_batch
@@ -15,6 +16,7 @@ from patchwright.modes.swebench.eval import Graded, evaluate
 from patchwright.modes.swebench.instance import SolveOptions
 from patchwright.modes.swebench.instances import Instance, InstanceError, load_instances
 from patchwright.modes.swebench.outputs import read_predictions
+from patchwright.modes.swebench.propose import excerpt_format
 from patchwright.modes.swebench.setup import ENV_KINDS, Where
 from patchwright.modes.swebench.validate import Caps
 
@@ -62,6 +64,12 @@ def run_command(
     except ConfigError as exc:
         console.print(f"[red]error:[/] {exc}")
         return 2
+    if strategy != "agent":
+        try:
+            excerpt_format(settings.run.edit_format)
+        except RunError as exc:
+            console.print(f"[red]error:[/] {exc}")
+            return 2
     opts = SolveOptions(model=model, strategy=strategy, candidates=candidates, max_iter=max_iter,
                         plan=plan, test_timeout=test_timeout, caps=Caps(max_lines, max_files))  # fmt: skip
     batch = BatchOptions(workers, ray_address, cpus, memory, timeout, redo_errors)

@@ -35,6 +35,7 @@ from patchwright.modes.swebench.localise import traceback_functions as frames_of
 from patchwright.modes.swebench.propose import (
     Prompt,
     Reader,
+    excerpt_format,
     gold_candidate,
     model_candidates,
     repo_files,
@@ -232,7 +233,8 @@ def _propose_and_test(
                                           test_cmd=test_cmd, test_timeout=opts.test_timeout,
                                           plan=opts.plan, usage=agent_usage)  # fmt: skip
         else:
-            candidates = model_candidates(session, prompt, k=opts.candidates, first=first)
+            fmt = excerpt_format(session.settings.run.edit_format)
+            candidates = model_candidates(session, prompt, k=opts.candidates, first=first, fmt=fmt)
         for c in candidates:
             if c.changes and not c.refused:
                 diff = _diff_text(reader, c)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from patchwright.agent.context import approx_tokens
 from patchwright.agent.prompts import render
+from patchwright.agent.request import RunError
 from patchwright.agent.session import Session
 from patchwright.agent.working_copy import WorkingCopy
 from patchwright.events import CandidateReply
@@ -68,8 +69,26 @@ class Reader:
         confine(self.repo, path)
 
 
-def messages_for(prompt: Prompt, reader: Reader, budget_tokens: int) -> list[Message]:
-    """The system and task messages, the suspects' code within ``budget_tokens``."""
+def excerpt_format(requested: str) -> str:
+    """The edit format of ``[run] edit_format`` for replies to excerpts of the suspects'
+    code: ``auto`` is SEARCH/REPLACE (``diff``); ``whole`` cannot be asked for, since the
+    model is shown excerpts, not whole files (:class:`RunError`)."""
+    if requested == "whole":
+        raise RunError(
+            "[run] edit_format = whole: SWE-bench shows the model excerpts of the suspect "
+            "code, not whole files, so it cannot answer with whole files; use auto, diff or "
+            "udiff"
+        )
+    if requested not in ("auto", "diff", "udiff"):
+        raise RunError(f"[run] edit_format = {requested}: use auto, diff or udiff")
+    return "diff" if requested == "auto" else requested
+
+
+def messages_for(
+    prompt: Prompt, reader: Reader, budget_tokens: int, fmt: str = "diff"
+) -> list[Message]:
+    """The system and task messages, the suspects' code within ``budget_tokens``, the reply
+    asked for in ``fmt`` (diff or udiff)."""
     shown: list[dict[str, str]] = []
     used = approx_tokens(prompt.problem[:MAX_ISSUE_CHARS] + prompt.failures + prompt.feedback)
     for suspect in prompt.suspects:
@@ -79,21 +98,22 @@ def messages_for(prompt: Prompt, reader: Reader, budget_tokens: int) -> list[Mes
         used += approx_tokens(code)
         shown.append({"path": suspect.path, "name": suspect.name, "code": code})
     task = render("swebench_task", problem=prompt.problem[:MAX_ISSUE_CHARS],
-                  failures=prompt.failures, suspects=shown, feedback=prompt.feedback)  # fmt: skip
+                  failures=prompt.failures, suspects=shown, feedback=prompt.feedback,
+                  fmt=fmt)  # fmt: skip
     return [
-        {"role": "system", "content": render("system", fmt="diff")},
+        {"role": "system", "content": render("system", fmt=fmt)},
         {"role": "user", "content": task},
     ]
 
 
 def model_candidates(
     session: Session, prompt: Prompt, *, k: int, first: int, reply_tokens: int = 1024,
-    budget_tokens: int = 3000, protected: Sequence[str] = (),
+    budget_tokens: int = 3000, protected: Sequence[str] = (), fmt: str = "diff",
 ) -> list[Candidate]:  # fmt: skip
     """``k`` replies to the same prompt (the first greedy, the rest sampled), each turned
     into a candidate; a reply whose edits do not apply is a refused candidate."""
     reader = Reader(session.root)
-    messages = messages_for(prompt, reader, budget_tokens)
+    messages = messages_for(prompt, reader, budget_tokens, fmt)
     files = repo_files(session.root)
     shown = [s.path for s in prompt.suspects]
     out = []
