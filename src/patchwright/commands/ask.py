@@ -6,7 +6,7 @@ import json
 import sys
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -20,6 +20,7 @@ def _fail(message: str, code: int) -> typer.Exit:
 
 if TYPE_CHECKING:
     from patchwright.events import Event
+    from patchwright.llm import Router
 
 
 def _notice(event: Event) -> None:
@@ -50,7 +51,7 @@ def _notice(event: Event) -> None:
     typer.echo(f"\n[{line}]", err=True)
 
 
-def _build(model: str | None, record: Path | None, as_json: bool) -> Any:
+def _build(model: str | None, record: Path | None, as_json: bool) -> Router:
     from patchwright.agent.session import build_model
     from patchwright.trust_notice import settings_for
 

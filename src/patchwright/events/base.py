@@ -23,7 +23,7 @@ import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import ClassVar
 
 KINDS: dict[str, type[Event]] = {}
 """Every declared kind → its class (filled as the kinds' modules are imported, all of them
@@ -37,7 +37,7 @@ class Event:
     kind: ClassVar[str] = ""
     ts: float = field(default_factory=time.time, compare=False)
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         if not cls.kind:
             raise TypeError(f"{cls.__name__} declares no kind")
@@ -45,10 +45,10 @@ class Event:
             raise TypeError(f"event kind {cls.kind!r} is declared twice")
         KINDS[cls.kind] = cls
 
-    def payload(self) -> dict[str, Any]:
+    def payload(self) -> dict[str, object]:
         """The event's fields (not ``kind`` or ``ts``), as written: optional details that are
         None left out."""
-        out: dict[str, Any] = {}
+        out: dict[str, object] = {}
         for f in dataclasses.fields(self):
             value = getattr(self, f.name)
             if f.name == "ts" or (value is None and f.default is None):

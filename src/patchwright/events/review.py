@@ -5,7 +5,7 @@ and its terminal printer are built from them."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from patchwright.events.base import Event
 
@@ -72,7 +72,7 @@ class ReviewTarget(Event):
     reasons: list[str]
     cascade: bool
     iteration: int
-    runners_up: list[dict[str, Any]]
+    runners_up: list[dict[str, object]]
     queue: list[str]
 
 
@@ -212,13 +212,13 @@ class ReviewEnd(Event):
     kind: ClassVar[str] = "review.end"
     outcome: str
     iterations: int
-    accepted: list[dict[str, Any]]
-    rejected: list[dict[str, Any]]
-    skipped: list[dict[str, Any]]
-    failed: list[dict[str, Any]]
+    accepted: list[dict[str, object]]
+    rejected: list[dict[str, object]]
+    skipped: list[dict[str, object]]
+    failed: list[dict[str, object]]
     clean: list[str]
     cascade_left: list[str]
-    usage: dict[str, Any]
+    usage: dict[str, object]
     seconds: float
     reason: str
     notes: list[str]

@@ -6,7 +6,7 @@ line, the chat and the review's dashboard listen."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from patchwright.events.base import Event
 
@@ -40,7 +40,7 @@ class RunEnd(Event):
     iterations: int
     files_changed: list[str]
     commit: str | None
-    criterion: dict[str, Any]
+    criterion: dict[str, object]
     usage: dict[str, int]
     cost: float
     seconds: float

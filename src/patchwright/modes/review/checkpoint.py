@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from rich.console import Console
 from rich.markup import escape
@@ -49,11 +49,12 @@ class Pending:
     by: str | None = None
     done: threading.Event = field(default_factory=threading.Event)
 
-    def to_json(self) -> dict[str, Any]:
-        return {"id": self.id, "target": self.target, "proposal": self.kind,
-                "rationale": self.rationale, "diff": self.diff[:20000],
-                "problems": self.problems[:4000], "deadline": self.deadline,
-                "can_apply": not self.problems}  # fmt: skip
+    def event(self) -> ReviewCheckpoint:
+        """What the terminal and the dashboard are shown of it."""
+        return ReviewCheckpoint(id=self.id, target=self.target, proposal=self.kind,
+                                rationale=self.rationale, diff=self.diff[:20000],
+                                problems=self.problems[:4000], deadline=self.deadline,
+                                can_apply=not self.problems)  # fmt: skip
 
 
 class CheckpointDesk:
@@ -66,11 +67,14 @@ class CheckpointDesk:
         self.pending: Pending | None = None
         self.remote = False  # a dashboard can answer too
 
-    def open(self, **fields: Any) -> Pending:
-        pending = Pending(id=secrets.token_hex(4), **fields)
+    def open(
+        self, *, target: str, kind: str, rationale: str, diff: str, problems: str,
+        deadline: float | None,
+    ) -> Pending:  # fmt: skip
+        pending = Pending(secrets.token_hex(4), target, kind, rationale, diff, problems, deadline)
         with self._lock:
             self.pending = pending
-        self.bus.emit(ReviewCheckpoint(**pending.to_json()))
+        self.bus.emit(pending.event())
         return pending
 
     def resolve(self, decision: Decision, *, by: str, pending_id: str | None = None) -> str | None:

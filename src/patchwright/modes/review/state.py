@@ -149,9 +149,9 @@ class ReviewState:
         return text[-MAX_TEXT:]
 
 
-def _brief(data: dict[str, Any]) -> dict[str, Any]:
+def _brief(data: dict[str, object]) -> dict[str, object]:
     """Small scalar fields of an event, for the dashboard's log."""
-    out = {}
+    out: dict[str, object] = {}
     for key, value in data.items():
         if isinstance(value, bool | int | float) or (isinstance(value, str) and len(value) < 120):
             out[key] = value
