@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import json
+import os
+import shutil
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -67,6 +70,36 @@ def shop_repo(tmp_path: Path) -> Path:
     git(repo, "add", "-A")
     git(repo, "commit", "-q", "-m", "initial")
     return repo
+
+
+JS_RUNNERS = Path(__file__).resolve().parent / "fixtures" / "js-runners" / "node_modules"
+
+
+def _link_or_copy(src: str, dst: str) -> None:
+    try:
+        os.link(src, dst)
+    except OSError as error:  # another filesystem, or no hard links there
+        if error.errno not in (errno.EXDEV, errno.EPERM, errno.EMLINK):
+            raise
+        shutil.copy2(src, dst)
+
+
+def install_node_modules(repo: Path) -> Path:
+    """Give ``repo`` a ``node_modules`` holding jest, vitest, mocha, typescript and eslint,
+    from ``tests/fixtures/js-runners`` (``scripts/setup.sh`` runs ``npm ci`` there; the test
+    is skipped with the reason when it has not). A real tree of hard links, as in a checkout:
+    links pointing back at the fixture would leave the repository when the fixture sits
+    where the sandbox hides (a clone under ``/tmp``), and the runners would not be found."""
+    if not (JS_RUNNERS / ".bin" / "jest").exists():
+        pytest.skip(
+            "the JavaScript test runners are not installed: run scripts/setup.sh "
+            "(npm ci in tests/fixtures/js-runners)"
+        )
+    target = repo / "node_modules"
+    shutil.copytree(
+        JS_RUNNERS, target, symlinks=True, copy_function=_link_or_copy, dirs_exist_ok=True
+    )
+    return target
 
 
 def make_repo(root: Path, files: dict[str, str]) -> Path:

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.conftest import install_node_modules
 
 from patchwright.sandbox import Sandbox
 from patchwright.verify import Baseline, GateResult, run_gates, take_baseline
@@ -65,29 +66,8 @@ def baseline(repo: Path, sandbox: Sandbox) -> Callable[..., Baseline]:
     return _take
 
 
-JS_RUNNERS = Path(__file__).resolve().parents[1] / "fixtures" / "js-runners"
-
-
 @pytest.fixture
 def js_modules(repo: Path) -> Callable[[], Path]:
     """``js_modules()``: the repository's ``node_modules`` holding jest, vitest, mocha,
-    typescript and eslint — links into ``tests/fixtures/js-runners/node_modules``, which
-    ``scripts/setup.sh`` installs with ``npm ci`` from the committed lock file (skipped with
-    the reason when it is not installed). A real folder of links, so that a runner's own
-    cache (``node_modules/.vite``) is written in the repository, as in a real checkout."""
-
-    def _link() -> Path:
-        source = JS_RUNNERS / "node_modules"
-        if not (source / ".bin" / "jest").exists():
-            pytest.skip(
-                "the JavaScript test runners are not installed: run scripts/setup.sh "
-                "(npm ci in tests/fixtures/js-runners)"
-            )
-        target = repo / "node_modules"
-        target.mkdir(exist_ok=True)
-        for entry in source.iterdir():
-            if not (target / entry.name).exists():
-                (target / entry.name).symlink_to(entry)
-        return target
-
-    return _link
+    typescript and eslint (see ``install_node_modules``)."""
+    return lambda: install_node_modules(repo)

@@ -18,10 +18,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from tests.conftest import install_node_modules
 
 Script = Callable[[list[str]], Path]
 TASK = "add() returns the wrong result; fix it."
-JS_RUNNERS = Path(__file__).resolve().parents[2] / "fixtures" / "js-runners" / "node_modules"
 
 CALC_JS = (
     "function add(a, b) {\n  return a - b;\n}\n\n"
@@ -59,9 +59,7 @@ def _package(test: str) -> str:
 
 
 def _node_modules(repo: Path) -> None:
-    if not (JS_RUNNERS / ".bin" / "jest").exists():
-        pytest.skip("the JavaScript test runners are not installed: run scripts/setup.sh")
-    (repo / "node_modules").symlink_to(JS_RUNNERS)
+    install_node_modules(repo)
     (repo / ".gitignore").write_text("node_modules\n")
 
 

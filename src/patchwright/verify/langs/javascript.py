@@ -13,7 +13,10 @@ own config, in the config's folder, on the text from stdin under the file's name
 count (severity 2), warnings do not.
 
 ``tsc`` runs for each ``tsconfig.json`` owning a touched TypeScript file, from the
-``node_modules/.bin/tsc`` nearest to it.
+``node_modules/.bin/tsc`` nearest to it. What it reports inside ``node_modules`` (an
+installed package's declarations that do not compile under the project's options) is not the
+change's and is left out: the old tree's ``node_modules`` is a link, so tsc names those files
+by their real path there, and they would otherwise read as new.
 """
 
 from __future__ import annotations
@@ -160,7 +163,7 @@ def tsc_problems(ctx: GateContext, tsc: Path, tree: Path, project: str) -> list[
         if m is None:
             continue
         rel = relative(str(cwd / m.group(1)), tree)
-        if rel is not None:
+        if rel is not None and "node_modules" not in PurePosixPath(rel).parts:
             problems.append(Problem("types", rel, int(m.group(2)), m.group(4), m.group(5)))
     if result.exit_code not in (0, None) and not problems:
         said = tail(result.stdout + "\n" + result.stderr, 6, 800)
