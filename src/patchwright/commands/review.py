@@ -56,7 +56,7 @@ def register(app: typer.Typer) -> None:
         from patchwright.agent.edit_format import FORMATS
         from patchwright.modes.review.checkpoint import CheckpointOptions
         from patchwright.modes.review.cli import execute
-        from patchwright.modes.review.loop import ReviewOptions
+        from patchwright.modes.review.options import ReviewOptions
         from patchwright.modes.review.propose import Tuning
 
         opts = ReviewOptions(

@@ -22,7 +22,7 @@ from patchwright.index.model import Definition, FileSymbols
 from patchwright.modes.review.checkpoint import CheckpointDesk
 from patchwright.modes.review.files import ReviewPaths, cut_diff, recent_entries
 from patchwright.modes.review.findings import Finding, Findings, lazy_patterns
-from patchwright.modes.review.loop import ReviewOptions, review_request
+from patchwright.modes.review.options import ReviewOptions, review_request
 from patchwright.modes.review.propose import Tuning
 from patchwright.modes.review.solver import rationale_of, says_nothing
 from patchwright.modes.review.state import ReviewState

@@ -23,12 +23,14 @@ from patchwright.events import (
     ReviewFindings,
     ReviewIteration,
     ReviewOutcome,
+    ReviewPhase,
     ReviewTarget,
 )
 from patchwright.interrupts import stop_on_signals
 from patchwright.modes.review.checkpoint import CheckpointDesk
 from patchwright.modes.review.files import ReviewPaths
-from patchwright.modes.review.loop import ReviewOptions, ReviewSummary, run_review
+from patchwright.modes.review.loop import run_review
+from patchwright.modes.review.options import ReviewOptions, ReviewSummary
 from patchwright.modes.review.state import ReviewState
 from patchwright.trust_notice import settings_for
 
@@ -57,7 +59,10 @@ class Printer:
                 limit = f"/{event.limit}" if event.limit else ""
                 self.console.rule(f"iteration {event.iteration}{limit}")
             case ReviewAnalysis():
-                print_(f"[dim]project map: {event.path} ({event.files} files)[/]")
+                asked = f", {event.by_model} summarised by the model" if event.by_model else ""
+                print_(f"[dim]project map: {event.path} ({event.files} files{asked})[/]")
+            case ReviewPhase(phase="summarising"):
+                print_(f"[dim]summarising {event.target} (it has no docstring)…[/]")
             case ReviewFindings():
                 print_(f"[dim]findings: {event.total}; failing tests: {event.failing_tests}[/]")
             case ReviewTarget():

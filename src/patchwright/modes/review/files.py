@@ -10,6 +10,7 @@ sees the old file or the new one.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import time
 from dataclasses import dataclass
@@ -88,6 +89,11 @@ class ReviewPaths:
     def save_cache(self, name: str, data: dict[str, Any]) -> None:
         self.cache.mkdir(parents=True, exist_ok=True)
         atomic_write(self.cache / name, json.dumps(data, indent=1, sort_keys=True).encode())
+
+
+def sha(text: str) -> str:
+    """A text's content hash (the caches' key for "this file, at this content")."""
+    return hashlib.sha1(text.encode("utf-8", "replace")).hexdigest()
 
 
 def stamp() -> str:

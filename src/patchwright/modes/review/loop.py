@@ -11,12 +11,8 @@ last accepted commit and the memory files written.
 
 from __future__ import annotations
 
-import hashlib
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any, Literal
 
 from rich.console import Console
 
@@ -24,10 +20,9 @@ from patchwright import events as ev
 from patchwright import interrupts
 from patchwright.agent.memory import read_memory
 from patchwright.agent.record import RunRecord
-from patchwright.agent.request import Overrides, RunError, TaskRequest, build_request
+from patchwright.agent.request import RunError
 from patchwright.agent.session import Session
 from patchwright.agent.task.repo import open_repo
-from patchwright.config import Settings
 from patchwright.events import (
     Event,
     ModelReply,
@@ -45,65 +40,34 @@ from patchwright.index import RepoIndex
 from patchwright.llm import CapExceeded, redact
 from patchwright.llm.router import Totals
 from patchwright.modes.review.analysis import Analysis
-from patchwright.modes.review.checkpoint import CheckpointDesk, CheckpointOptions, Proposal
+from patchwright.modes.review.autofix import ToolFixer
+from patchwright.modes.review.checkpoint import CheckpointDesk, Proposal
 from patchwright.modes.review.files import ReviewPaths, pending_entry
+from patchwright.modes.review.files import sha as _sha
 from patchwright.modes.review.findings import Findings, scan
 from patchwright.modes.review.memory import ReviewMemory
-from patchwright.modes.review.propose import Kind, ProposalOutcome, Proposer, TargetContext, Tuning
+from patchwright.modes.review.options import (
+    Focus,
+    ReviewOptions,
+    ReviewOutcome,
+    ReviewSummary,
+    review_request,
+)
+from patchwright.modes.review.propose import Kind, ProposalOutcome, Proposer, TargetContext
 from patchwright.modes.review.settle import Settler, cascade_items, pending_name
 from patchwright.modes.review.targeting import CascadeItem, History, Target, candidates, choose
 from patchwright.modes.review.targeting import dependents as find_dependents
+from patchwright.modes.review.toolstep import ToolStep, batch_target
 from patchwright.verify import Baseline, TestRun, take_baseline
 from patchwright.verify.baseline import snapshot_texts
 from patchwright.verify.smoke import run_smoke
 from patchwright.verify.summary import describe_tests
 
-Focus = Literal["bugs", "features", "both"]
-ReviewOutcome = Literal["finished", "done", "stopped", "interrupted", "error"]
+__all__ = ["Focus", "ReviewLoop", "ReviewOptions", "ReviewOutcome", "ReviewSummary",
+           "review_request", "run_review"]  # fmt: skip
+
 HISTORY_CACHE = "targets.json"
-
-
-@dataclass
-class ReviewOptions:
-    repo: Path
-    iterations: int = 0  # 0: until stopped, or until every file is reviewed at its content
-    targets: list[str] = field(default_factory=list)
-    focus: Focus = "both"
-    checkpoint: CheckpointOptions = field(default_factory=CheckpointOptions)
-    tuning: Tuning = field(default_factory=Tuning)
-    cooldown: float = 0.0
-    memory_in_repo: bool = False
-    test_cmd: str | None = None
-    commit: bool = True
-    no_git: bool = False
-    analysis_calls: int = 12
-
-
-@dataclass
-class ReviewSummary:
-    outcome: ReviewOutcome = "finished"
-    run_id: str = ""
-    iterations: int = 0
-    proposals: list[ProposalOutcome] = field(default_factory=list)
-    usage: Totals = field(default_factory=Totals)
-    seconds: float = 0.0
-    reason: str = ""
-    queue: list[str] = field(default_factory=list)
-    memory_dir: str = ""
-    notes: list[str] = field(default_factory=list)
-
-    def of(self, status: str) -> list[dict[str, Any]]:
-        return [p.to_json() for p in self.proposals if p.status == status]
-
-    def to_json(self) -> dict[str, Any]:
-        return {"outcome": self.outcome, "iterations": self.iterations,
-                "accepted": self.of("accepted"), "rejected": self.of("rejected"),
-                "skipped": self.of("skipped"), "failed": self.of("failed"),
-                "clean": [p.target for p in self.proposals if p.status == "clean"],
-                "cascade_left": self.queue, "usage": self.usage.to_dict(),
-                "seconds": round(self.seconds, 3), "reason": self.reason,
-                "notes": self.notes, "memory_dir": self.memory_dir,
-                "run_id": self.run_id}  # fmt: skip
+TOOLFIX_CACHE = "toolfixes.json"
 
 
 class ReviewLoop:
@@ -127,6 +91,10 @@ class ReviewLoop:
         self.proposer = Proposer(session, repo, self.request, console, desk, opts.checkpoint,
                                  opts.tuning, self._dependents, self._write_pending,
                                  interactive, on_token=on_token)  # fmt: skip
+        declined = self.paths.load_cache(TOOLFIX_CACHE).get("declined", {})
+        self.fixer = ToolFixer(repo.root, session.sandbox, dict(declined))
+        self.tools = ToolStep(repo, self.proposer, self.settler, self.fixer, self.bus,
+                              self._report, self.summary.notes)  # fmt: skip
         self.baseline: Baseline | None = None
         self.findings = Findings()
         self.iteration = 0
@@ -254,10 +222,12 @@ class ReviewLoop:
         self._spent = self._totals()
         self.session.start_task()
         self.bus.emit(ReviewIteration(iteration=self.iteration, limit=self.opts.iterations))
-        self._phase("targeting")
         index = self._index()
         texts = self.session.read_texts()
         files = self._files(index)
+        if self._fix_by_tools(texts, files):
+            return True
+        self._phase("targeting")
         shas = {p: _sha(texts.get(p, "")) for p in files}
         target, others = choose(files, symbols=index.symbols, findings=self.findings,
                                 history=self.history, shas=shas, iteration=self.iteration,
@@ -276,6 +246,43 @@ class ReviewLoop:
         self._phase("memory")
         self.memory.update(self.iteration, self._notes(target, outcome))
         return True
+
+    def _fix_by_tools(self, texts: dict[str, str], files: list[str]) -> bool:
+        """The tools' fixes first, with no model (see :mod:`.toolstep`); False when there are
+        none (or ``--focus features``)."""
+        if self.opts.focus == "features" or self.baseline is None:
+            return False
+        self._phase("tool-fixes")
+        fixes = self.fixer.plan(self.baseline, files, texts, skip=self.repo.dirty)
+        if not fixes:
+            return False
+        target = batch_target(fixes)
+        self.bus.emit(ReviewTarget(path=target, score=None, cascade=False,
+                                   reasons=["tool-fixable: " + f.describe() for f in fixes[:8]],
+                                   iteration=self.iteration, runners_up=[],
+                                   queue=[i.path for i in self.queue]))  # fmt: skip
+        self._phase("proposing", target=target, proposal="lint", files=[f.path for f in fixes])
+        outcomes = self.tools.run(fixes, self.baseline, self.iteration)
+        self.paths.save_cache(TOOLFIX_CACHE, {"declined": self.fixer.declined})
+        kept = [o for o in outcomes if o.status == "accepted"]
+        if kept:
+            after, index = self.session.read_texts(), self._index()
+            files = self._files(index)
+            self.analysis.refresh(index, after, files)
+            self._rebaseline(after, files, kept[-1].test_run)
+        self._phase("memory")
+        self.memory.note([
+            f"iteration {self.iteration}: tool fixes (no model) of {', '.join(o.files or [o.target])}: "
+            f"{o.status}" + (f", commit {o.commit[:12]}" if o.commit else "")
+            for o in outcomes
+        ])  # fmt: skip
+        return True
+
+    def _report(self, outcome: ProposalOutcome) -> None:
+        self.summary.proposals.append(outcome)
+        data = outcome.to_json()
+        data["proposal"] = data.pop("kind")  # an event's own "kind" names the event
+        self.bus.emit(ev.ReviewOutcome(iteration=self.iteration, **data))
 
     def _kind(self, target: Target) -> Kind:
         if target.cascade is not None:
@@ -296,10 +303,7 @@ class ReviewLoop:
         ):
             self._phase("proposing", target=target.path, proposal="feature")
             outcome = self.proposer.propose(target, "feature", ctx, self.baseline)
-        self.summary.proposals.append(outcome)
-        data = outcome.to_json()
-        data["proposal"] = data.pop("kind")  # an event's own "kind" names the event
-        self.bus.emit(ev.ReviewOutcome(iteration=self.iteration, **data))
+        self._report(outcome)
         return outcome
 
     def _context(self, target: Target, texts: dict[str, str], index: RepoIndex) -> TargetContext:
@@ -309,6 +313,8 @@ class ReviewLoop:
         failing = sorted({f.test for f in found if f.test})
         notes = read_memory(self.repo.root)
         deps = find_dependents(index.symbols, [target.path])[:8]
+        self.analysis.ensure([target.path, *deps], texts, index,
+                             lambda path: self._phase("summarising", target=path))  # fmt: skip
         return TargetContext(
             texts=texts,
             findings=[f.render() for f in found],
@@ -376,24 +382,6 @@ class ReviewLoop:
     def _on_usage(self, event: Event) -> None:
         if isinstance(event, ModelReply):
             self.bus.emit(ReviewUsage(**self._totals().to_dict()))
-
-
-def _sha(text: str) -> str:
-    return hashlib.sha1(text.encode("utf-8", "replace")).hexdigest()
-
-
-def review_request(opts: ReviewOptions, settings: Settings) -> TaskRequest:
-    """The review as a request: what is reviewed, with the settings and the review's flags on
-    top — the test command, the edit format, git and the commit, the test timeout, and
-    ``1 + heal`` tries per proposal (each proposal's goal is the task its solver works on)."""
-    where = ", ".join(opts.targets) or "the repository"
-    task = f"Review {where} and improve it (focus: {opts.focus}), one verified change at a time"
-    tuning = opts.tuning
-    overrides = Overrides(test_cmd=opts.test_cmd, max_iter=1 + tuning.heal,
-                          edit_format=tuning.edit_format, test_timeout=tuning.test_timeout,
-                          no_git=opts.no_git, commit=None if opts.commit else False,
-                          yes=opts.checkpoint.yes)  # fmt: skip
-    return build_request(task, settings, overrides)
 
 
 def run_review(opts: ReviewOptions, *, session: Session, console: Console,

@@ -45,7 +45,7 @@ from patchwright.modes.review.targeting import Target
 from patchwright.verify import Baseline, TestRun
 from patchwright.workspace.transaction import Transaction
 
-Kind = Literal["bug", "feature", "cascade"]
+Kind = Literal["bug", "feature", "cascade", "lint"]  # lint: tool fixes, no model
 Status = Literal["accepted", "rejected", "skipped", "clean", "failed"]
 _LANGS = {".py": "python", ".js": "javascript", ".ts": "typescript", ".sh": "bash"}
 
@@ -165,28 +165,15 @@ class Proposer:
         protected = [p for p in ctx.texts if is_test_path(p) and p != target.path]
         working = WorkingCopy(sorted(ctx.texts), repo.read_file, repo.confine, protected,
                               [target.path])  # fmt: skip
-        gates = GateChecker(repo.root, session.sandbox, baseline, session.bus, Criterion(),
-                            repo.test_cmd, self.request.limits.test_timeout,
-                            session.command_timeout)  # fmt: skip
         progress = ctx.findings if kind == "bug" else []
         proposal = Proposal(target=target.path, kind=kind)
-        checkpoint = make_checkpoint(self.console, self.desk, self.checkpoint, proposal,
-                                     root=repo.root, paths=working.changed_paths,
-                                     interactive=self.interactive)  # fmt: skip
-
-        def approve(diff: str, problems: str = "") -> Decision:
-            self.on_pending(proposal, diff)
-            return checkpoint(diff, problems)
-
         solver = ReviewSolver(
             model=session.model,
             working=working,
-            checker=ReviewChecker(
-                gates, self.dependents_of, self.tuning.smoke_seconds, target.path, progress
-            ),
+            checker=self.checker(baseline, target.path, progress),
             new_txn=lambda: Transaction(repo.root),
             bus=session.bus,
-            keeper=Keeper(repo.root, approve, session.bus),
+            keeper=self.keeper(proposal, working),
             on_token=self.on_token,
             proposal=proposal,
             goal=_goal(kind, target, ctx),
@@ -195,6 +182,28 @@ class Proposer:
             on_step=self.on_step,
         )
         return solver
+
+    def checker(self, baseline: Baseline, target: str, findings: list[str]) -> ReviewChecker:
+        """The review's gates over ``baseline``; with ``findings``, progress on one of them
+        is required too."""
+        repo, session = self.repo, self.session
+        gates = GateChecker(repo.root, session.sandbox, baseline, session.bus, Criterion(),
+                            repo.test_cmd, self.request.limits.test_timeout,
+                            session.command_timeout)  # fmt: skip
+        return ReviewChecker(gates, self.dependents_of, self.tuning.smoke_seconds, target,
+                             findings)  # fmt: skip
+
+    def keeper(self, proposal: Proposal, working: WorkingCopy) -> Keeper:
+        """Keeps a verified change once the checkpoint says so (the pending file written)."""
+        checkpoint = make_checkpoint(self.console, self.desk, self.checkpoint, proposal,
+                                     root=self.repo.root, paths=working.changed_paths,
+                                     interactive=self.interactive)  # fmt: skip
+
+        def approve(diff: str, problems: str = "") -> Decision:
+            self.on_pending(proposal, diff)
+            return checkpoint(diff, problems)
+
+        return Keeper(self.repo.root, approve, self.session.bus)
 
     def _prompt(self, target: Target, kind: Kind, ctx: TargetContext, fmt: str, text: str) -> str:
         cascade = target.cascade

@@ -1,7 +1,7 @@
 """What the review loop does with a proposal once it is decided.
 
-An accepted change becomes a commit (the model writes the Conventional Commits message) and a
-HISTORY.md entry, and its ripples — definitions it removed or re-signed — queue the files
+An accepted change becomes a commit (the model writes the Conventional Commits message; a tool
+fix comes with its own) and a HISTORY.md entry, and its ripples — definitions it removed or re-signed — queue the files
 that use them (the cascade). A stop before the commit lands takes the change back, so the
 repository is always at its last accepted commit. A proposal the gates turned down goes to
 FAILED_PEER_REVIEW.md or FAILED_FEATURE.md with its errors and last attempt.
@@ -44,13 +44,17 @@ class Settler:
     bus: EventBus
     commit: bool = True
 
-    def accept(self, outcome: ProposalOutcome, notes: list[str]) -> None:
-        """Commit the kept change and record it in HISTORY.md (see the module docstring)."""
+    def accept(
+        self, outcome: ProposalOutcome, notes: list[str], *, message: str | None = None
+    ) -> None:
+        """Commit the kept change and record it in HISTORY.md (see the module docstring).
+        ``message``: the commit's, when it is not the model's to write (a tool fix)."""
         sha: str | None = None
         try:
             interrupts.check()
-            message = ""
-            if self.commit and self.repo.git is not None:
+            if not (self.commit and self.repo.git is not None):
+                message = ""
+            elif message is None:
                 task = outcome.rationale or f"review of {outcome.target}"
                 message = write_commit_message(self.model, task, outcome.diff)
             interrupts.check()

@@ -1,0 +1,74 @@
+"""What a review run is asked to do (its options), what it reports (its summary), and the
+review as a :class:`TaskRequest` for the parts it shares with ``patchwright run``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from patchwright.agent.request import Overrides, TaskRequest, build_request
+from patchwright.config import Settings
+from patchwright.llm.router import Totals
+from patchwright.modes.review.checkpoint import CheckpointOptions
+from patchwright.modes.review.propose import ProposalOutcome, Tuning
+
+Focus = Literal["bugs", "features", "both"]
+ReviewOutcome = Literal["finished", "done", "stopped", "interrupted", "error"]
+
+
+@dataclass
+class ReviewOptions:
+    repo: Path
+    iterations: int = 0  # 0: until stopped, or until every file is reviewed at its content
+    targets: list[str] = field(default_factory=list)
+    focus: Focus = "both"
+    checkpoint: CheckpointOptions = field(default_factory=CheckpointOptions)
+    tuning: Tuning = field(default_factory=Tuning)
+    cooldown: float = 0.0
+    memory_in_repo: bool = False
+    test_cmd: str | None = None
+    commit: bool = True
+    no_git: bool = False
+    analysis_calls: int = 12
+
+
+@dataclass
+class ReviewSummary:
+    outcome: ReviewOutcome = "finished"
+    run_id: str = ""
+    iterations: int = 0
+    proposals: list[ProposalOutcome] = field(default_factory=list)
+    usage: Totals = field(default_factory=Totals)
+    seconds: float = 0.0
+    reason: str = ""
+    queue: list[str] = field(default_factory=list)
+    memory_dir: str = ""
+    notes: list[str] = field(default_factory=list)
+
+    def of(self, status: str) -> list[dict[str, Any]]:
+        return [p.to_json() for p in self.proposals if p.status == status]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"outcome": self.outcome, "iterations": self.iterations,
+                "accepted": self.of("accepted"), "rejected": self.of("rejected"),
+                "skipped": self.of("skipped"), "failed": self.of("failed"),
+                "clean": [p.target for p in self.proposals if p.status == "clean"],
+                "cascade_left": self.queue, "usage": self.usage.to_dict(),
+                "seconds": round(self.seconds, 3), "reason": self.reason,
+                "notes": self.notes, "memory_dir": self.memory_dir,
+                "run_id": self.run_id}  # fmt: skip
+
+
+def review_request(opts: ReviewOptions, settings: Settings) -> TaskRequest:
+    """The review as a request: what is reviewed, with the settings and the review's flags on
+    top — the test command, the edit format, git and the commit, the test timeout, and
+    ``1 + heal`` tries per proposal (each proposal's goal is the task its solver works on)."""
+    where = ", ".join(opts.targets) or "the repository"
+    task = f"Review {where} and improve it (focus: {opts.focus}), one verified change at a time"
+    tuning = opts.tuning
+    overrides = Overrides(test_cmd=opts.test_cmd, max_iter=1 + tuning.heal,
+                          edit_format=tuning.edit_format, test_timeout=tuning.test_timeout,
+                          no_git=opts.no_git, commit=None if opts.commit else False,
+                          yes=opts.checkpoint.yes)  # fmt: skip
+    return build_request(task, settings, overrides)
