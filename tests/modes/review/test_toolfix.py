@@ -221,3 +221,28 @@ def test_every_tool_fixable_finding_of_the_repository_is_fixed_in_one_transactio
     report = (repo / "stock/report.py").read_text()
     assert "def report(have, sold):" in report and '"left: %d"' in report
     assert len([e for e in events(repo) if e["kind"] == "txn.write"]) == 1
+
+
+def test_eslint_fixes_are_planned_where_the_project_configures_and_installs_eslint(
+    tmp_path: Path,
+) -> None:
+    from tests.conftest import install_node_modules
+
+    from patchwright.modes.review.autofix import ToolFixer
+    from patchwright.sandbox import Sandbox
+    from patchwright.verify import take_baseline
+
+    calc = "let total = 0;\nexport function add(n) {\n  total += n;\n  let doubled = n * 2;\n  return doubled;\n}\n"  # fmt: skip
+    files = {"package.json": '{"name": "calc", "type": "module"}\n',
+             "eslint.config.js": "export default [{ rules: { 'prefer-const': 'error' } }];\n",
+             "src/calc.js": calc, "src/plain.js": "export const one = 1;\n"}  # fmt: skip
+    repo = make_repo(tmp_path / "calc", files)
+    install_node_modules(repo)
+    sandbox = Sandbox(repo)
+    fixer = ToolFixer(repo, sandbox)
+
+    [fix] = fixer.plan(take_baseline(repo, sandbox), ["src/calc.js", "src/plain.js"], files)
+
+    assert (fix.path, fix.tools) == ("src/calc.js", ("eslint --fix",))
+    assert "const doubled = n * 2;" in fix.new and "let total = 0;" in fix.new
+    assert fix.old == calc and (repo / "src/calc.js").read_text() == calc  # nothing written
