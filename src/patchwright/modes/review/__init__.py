@@ -7,14 +7,18 @@ Follow an iteration through it:
    the report and exit code.
 2. :mod:`.loop` — ``run_review``: bootstrap (index, :mod:`.analysis` — ANALYSIS.md and
    SYMBOLS.json —, baseline, :mod:`.findings` with :mod:`.links`), then each iteration.
-3. :mod:`.targeting` — which file next, and why (the cascade queue first).
+3. :mod:`.autofix` and :mod:`.toolstep` — first, what the tools fix safely with no model
+   (ruff's safe fixes, ``ruff format``, ESLint ``--fix``; helpers in
+   :mod:`patchwright.verify.fixers`): every file's fixes in one transaction through the same
+   gates and checkpoint, a ``fix(lint)`` commit, bisected when the gates refuse a batch.
+   Otherwise :mod:`.targeting` — which file next, and why (the cascade queue first).
 4. :mod:`.propose` — one proposal: the prompt, :mod:`.solver` (the pipeline solver taught
    "nothing to change"), :mod:`.checker` (gates widened to dependents, the smoke run),
    :mod:`.checkpoint` (the human answer, terminal or dashboard).
 5. :mod:`.settle` — commit, HISTORY.md, the ripples queued; :mod:`.memory` re-synthesises
    MEMORY.md (short model answers through :mod:`.ask`).
-6. :mod:`.files` — where the loop's files live; :mod:`.state` — the live state the
-   dashboard reads.
+6. :mod:`.files` — where the loop's files live; :mod:`.options` — the run's options and
+   summary; :mod:`.state` — the live state the dashboard reads.
 
 May import: :mod:`patchwright.modes.terminal`, ``agent``, ``config``, ``events``,
 ``interrupts``, ``trust_notice`` and the leaf packages — no other room, no ``ui``, ``cli`` or

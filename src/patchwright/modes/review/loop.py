@@ -1,12 +1,15 @@
 """``patchwright review``: the autonomous review-and-improve loop (PyOB's, on patchwright's parts).
 
 Bootstrap: the code index, ANALYSIS.md and SYMBOLS.json, a baseline (tests, smoke run) and
-the static findings. Then each iteration: pick a target (the cascade queue first, else by
-findings, centrality and history), ask for a proposal (a bug fix; a feature with
-``--focus features`` or when nothing is wrong), verify and heal it, wait at the checkpoint,
-commit it, queue the files its ripples reach, record HISTORY.md, and re-synthesise
-MEMORY.md. A stop (Ctrl-C, SIGTERM) ends the loop between steps with the repository at its
-last accepted commit and the memory files written.
+the static findings. Then each iteration: while the tools can fix findings safely, fix them
+with no model — every file in one transaction through the same gates, checkpoint and commit
+(:mod:`.toolstep`); otherwise pick a target (the cascade queue first, else by findings,
+centrality and history), have the files shown with it that say nothing of themselves
+summarised, ask for a proposal (a bug fix; a feature with ``--focus features`` or when
+nothing is wrong), verify and heal it, wait at the checkpoint, commit it, queue the files
+its ripples reach, record HISTORY.md, and re-synthesise MEMORY.md. A stop (Ctrl-C, SIGTERM)
+ends the loop between steps with the repository at its last accepted commit and the memory
+files written.
 """
 
 from __future__ import annotations
