@@ -1,8 +1,11 @@
 """The context of a task: which files the model sees, within a token budget.
 
-Priority: files named in the task (or given with ``--include``), then files that failing-test
-tracebacks point at, then files ranked by the code index when one exists (``locate`` plus the
-repo map), else by keyword relevance. Project memory (AGENTS.md / CLAUDE.md) comes first.
+Priority: files named in the task (or given with ``--include``); then the task's failing
+tests — the files their tracebacks point at, the test files themselves, and the code those
+tests exercise; then the tests of the files named in the task; then files ranked by the code
+index when one exists (``locate`` plus the repo map), else by keyword relevance. Which code a
+test exercises, and which tests a file has, is known for Python, JavaScript/TypeScript, Go and
+Rust (:mod:`.test_links`). Project memory (AGENTS.md / CLAUDE.md) comes first.
 """
 
 from __future__ import annotations
@@ -13,8 +16,10 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from patchwright.agent.memory import read_memory
-from patchwright.agent.relevance import imported_files, mentioned_files, rank_files
+from patchwright.agent.relevance import mentioned_files, rank_files
+from patchwright.agent.test_links import CodeLinks
 from patchwright.agent.traceback_refs import referenced_files
+from patchwright.index.locate import is_test_path
 from patchwright.llm.types import rough_token_count
 
 if TYPE_CHECKING:
@@ -25,7 +30,12 @@ TokenCounter = Callable[[str], int]
 _LANGS = {
     ".py": "python",
     ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "jsx",
     ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
     ".tsx": "tsx",
     ".go": "go",
     ".rs": "rust",
@@ -48,6 +58,7 @@ _LANGS = {
 
 
 _PROSE = frozenset({".md", ".rst", ".txt", ".adoc"})
+TESTS_PER_FILE = 2  # test files shown for each file the task names
 
 
 def approx_tokens(text: str) -> int:
@@ -84,6 +95,7 @@ class ContextRequest:
     budget_tokens: int
     include: Sequence[str] = ()
     failure_output: str = ""
+    tests: Sequence[str] = ()  # the files of the failing tests the task must make pass
     index_ranked: Sequence[str] = ()
     repo_map: str = ""
     max_files: int = 8
@@ -104,16 +116,24 @@ def _candidates(req: ContextRequest) -> list[tuple[str, str]]:
             seen.add(path)
             ordered.append((path, reason))
 
+    links = CodeLinks(req.texts)
+    named = [*req.include, *mentioned_files(req.task, paths)]
     for path in req.include:
         add(path, "included")
-    for path in mentioned_files(req.task, paths):
+    for path in named:
         add(path, "named in the task")
     traced = [path for path, _line in referenced_files(req.failure_output, paths)]
     for path in traced:
         add(path, "in a failing test's traceback")
-    for path in traced:
-        for module in imported_files(req.texts[path], paths):
-            add(module, "imported by a failing test")
+    for path in req.tests:
+        add(path, "a failing test of the task")
+    for path in [*traced, *req.tests]:
+        for module in links.code_under_test(path) if path in req.texts else ():
+            add(module, "exercised by a failing test")
+    for path in named:
+        if path in req.texts and not is_test_path(path):
+            for test in [t for t in links.tests_of(path) if t != path][:TESTS_PER_FILE]:
+                add(test, "tests a file named in the task")
     for path in req.index_ranked:
         add(path, "ranked by the index")
     ranked = rank_files(req.task + "\n" + req.failure_output, req.texts)

@@ -2,10 +2,12 @@
 
 A failing test is related to the task when the task names it (its file, or its name), when
 it tests a function or class the task names (``test_add`` for "add() is wrong", or an
-assertion that calls ``add``), or when it reaches the code the task points at (its traceback
-runs through a file the task names or that defines a symbol the task names, or its file
-imports that module). Everything else failing at baseline is unrelated: reported, never
-silently required.
+assertion that calls ``add``), or when it reaches the code the task points at: its traceback
+runs through a file the task names or that defines a symbol the task names (in Python, Go,
+JavaScript, TypeScript or Rust source), or its file exercises that file — imports it, sits in
+its Go package, loads it by a relative path, uses its Rust items, or is that file's own
+``#[cfg(test)]`` module (:mod:`.test_links`). Everything else failing at baseline is
+unrelated: reported, never silently required.
 
 Names compare as a person reads them (``word_forms``): "Checkout totals" names ``checkout``,
 ``checkout_total`` and ``test_checkout_totals``. A test is also named when every meaningful
@@ -20,7 +22,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from patchwright.agent.relevance import imported_files, mentioned_files
+from patchwright.agent.code_defs import definitions
+from patchwright.agent.relevance import mentioned_files
+from patchwright.agent.test_links import CodeLinks
 from patchwright.agent.traceback_refs import referenced_files
 from patchwright.agent.word_forms import contains, parts, stem
 from patchwright.index.locate import is_test_path
@@ -30,7 +34,6 @@ __all__ = ["is_test_path", "related_tests", "task_pointers", "traced_files"]
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _CODE_MARKED = re.compile(r"`([A-Za-z_][\w.]*)`|\b([A-Za-z_]\w*)\s*\(")
-_DEFINITION = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_]\w*)", re.M)
 _FILE_TOKEN = re.compile(r"[\w./-]+\.[A-Za-z]{1,5}\b")
 _COMMON = frozenset(
     """a an and as at be by do for if in is it no not of on or so the to up we test tests
@@ -64,7 +67,7 @@ def task_pointers(task: str, texts: Mapping[str, str]) -> TaskPointers:
     marked = {m.rsplit(".", 1)[-1] for m in marked}
     tokens = _IDENT.findall(prose)
     words = {w for w in tokens if len(w) > 1 and w.lower() not in _NOISE}
-    defined = _definitions(texts)
+    defined = definitions(texts)
     idents = {w for w in words if w in defined} | {m for m in marked if m.lower() not in _COMMON}
     idents |= _loosely_named(tokens, defined)
     files = set(named_files)
@@ -72,17 +75,6 @@ def task_pointers(task: str, texts: Mapping[str, str]) -> TaskPointers:
         files.update(defined.get(ident, ()))
     stems = {p for w in words for p in parts(w)} - _NOISE_STEMS
     return TaskPointers(frozenset(idents), frozenset(files), frozenset(stems))
-
-
-def _definitions(texts: Mapping[str, str]) -> dict[str, set[str]]:
-    """Functions and classes defined in the repository's Python source, by name."""
-    defined: dict[str, set[str]] = {}
-    for path, text in texts.items():
-        if is_test_path(path) or not path.endswith(".py"):
-            continue
-        for name in _DEFINITION.findall(text):
-            defined.setdefault(name, set()).add(path)
-    return defined
 
 
 def _loosely_named(tokens: Sequence[str], defined: Mapping[str, set[str]]) -> set[str]:
@@ -132,7 +124,7 @@ def _mentions_word(text: str, words: Iterable[str]) -> bool:
 
 
 def _related(
-    test_id: str, case: TestCase | None, task: str, ptr: TaskPointers, texts: Mapping[str, str]
+    test_id: str, case: TestCase | None, task: str, ptr: TaskPointers, links: CodeLinks
 ) -> bool:
     path = case.path if case else test_id.split("::")[0]
     name = test_id.split("::")[-1].split("[")[0]
@@ -149,14 +141,14 @@ def _related(
         return True
     if detail and {p for p, _ in referenced_files(detail, sorted(ptr.files))}:
         return True
-    imported = imported_files(texts.get(path, ""), sorted(texts)) if path else []
-    return bool(ptr.files & set(imported))
+    return bool(path and ptr.files & set(links.code_under_test(path)))
 
 
 def related_tests(run: TestRun, task: str, texts: Mapping[str, str]) -> set[str]:
     """The baseline-failing tests of ``run`` that the task is about (see the module doc)."""
     ptr = task_pointers(task, texts)
-    return {t for t in run.failing if _related(t, run.cases.get(t), task, ptr, texts)}
+    links = CodeLinks(texts)
+    return {t for t in run.failing if _related(t, run.cases.get(t), task, ptr, links)}
 
 
 def traced_files(run: TestRun, paths: Iterable[str]) -> dict[str, frozenset[str]]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from patchwright.index.lexical import Chunk
 
 _TEST_PATH = re.compile(
-    r"(^|/)(tests?|testing|spec)/|(^|/)test_[^/]*$|_test\.[a-z]+$|(^|/)conftest\.py$"
+    r"(^|/)(tests?|testing|spec|__tests__)/|(^|/)test_[^/]*$|_test\.[a-z]+$|(^|/)conftest\.py$"
     r"|\.(test|spec)\.[cm]?[jt]sx?$"
 )
 

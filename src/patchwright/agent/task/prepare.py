@@ -9,7 +9,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from patchwright.agent.checker import GateChecker
-from patchwright.agent.criterion import Criterion, baseline_report, decide, link_by_coverage
+from patchwright.agent.criterion import (
+    SHOWN,
+    Criterion,
+    baseline_report,
+    decide,
+    link_by_coverage,
+)
 from patchwright.agent.related_tests import is_test_path
 from patchwright.agent.relevance import mentioned_files
 from patchwright.agent.request import TaskRequest
@@ -44,6 +50,14 @@ class Groundwork:
     def done(self) -> str:
         return self.criterion.describe() if self.criterion.defined else ""
 
+    @property
+    def test_files(self) -> list[str]:
+        """The files of the failing tests the change must make pass — those the failure
+        report shows first — including a Rust file that holds its own tests."""
+        cases = self.baseline.tests.cases if self.baseline.tests else {}
+        files = [cases[t].path for t in required_tests(self.baseline, self.criterion)[:SHOWN]]
+        return [f for f in dict.fromkeys(files) if f]
+
 
 def prepare(session: Session, repo: TaskRepo, request: TaskRequest) -> Groundwork:
     bus, timeout = session.bus, request.limits.test_timeout
@@ -67,6 +81,14 @@ def prepare(session: Session, repo: TaskRepo, request: TaskRequest) -> Groundwor
     return Groundwork(baseline, texts, criterion, failures, protected, checker)
 
 
+def required_tests(baseline: Baseline, criterion: Criterion) -> list[str]:
+    """The failing tests the change must make pass, in order: all that fail when the user's
+    test command decides, else the criterion's targets (those the baseline ran)."""
+    cases = baseline.tests.cases if baseline.tests else {}
+    required = baseline.failing_tests if criterion.test_cmd else criterion.targets
+    return sorted(t for t in required if t in cases)
+
+
 def protected_tests(
     baseline: Baseline, criterion: Criterion, task: str, paths: Sequence[str] = ()
 ) -> list[str]:
@@ -78,10 +100,8 @@ def protected_tests(
     if _CHANGE_TESTS.search(task):
         return []
     cases = baseline.tests.cases if baseline.tests else {}
-    required = baseline.failing_tests if criterion.test_cmd else criterion.targets
-    files = {
-        cases[t].path for t in required if t in cases and cases[t].path and not cases[t].inline
-    }
+    required = required_tests(baseline, criterion)
+    files = {cases[t].path for t in required if cases[t].path and not cases[t].inline}
     files.update(p for p in mentioned_files(task, paths) if is_test_path(p))
     commands = " ".join(c for c in (criterion.test_cmd, *criterion.done_when) if c)
     files.update(mentioned_files(commands, paths))
