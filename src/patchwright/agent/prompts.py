@@ -7,15 +7,19 @@ from typing import Any
 
 import jinja2
 
+from patchwright.agent.lang_examples import EXAMPLES
+
 
 @cache
 def _env() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.PackageLoader("patchwright.agent", "templates"),
         undefined=jinja2.StrictUndefined,
         keep_trailing_newline=False,
         autoescape=False,
     )
+    env.globals["examples"] = EXAMPLES  # the edit prompt's worked example, by language
+    return env
 
 
 def render(name: str, **values: Any) -> str:

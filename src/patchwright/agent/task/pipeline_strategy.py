@@ -14,6 +14,7 @@ from patchwright.agent.context import (
 )
 from patchwright.agent.edit_format import choose_format
 from patchwright.agent.keeping import Keeper
+from patchwright.agent.lang_examples import edit_language
 from patchwright.agent.pipeline_solver import PipelineSolver, SolveOptions
 from patchwright.agent.prompts import render
 from patchwright.agent.record import RunRecord
@@ -71,6 +72,7 @@ def build_pipeline(
             budget_tokens=context_budget(info, REPLY_TOKENS),
             include=request.include,
             failure_output=ground.failures,
+            tests=ground.test_files,
             index_ranked=index_ranked(index, request.task),
             repo_map=repo_outline(index, request.task),
         ),
@@ -99,7 +101,8 @@ def build_pipeline(
         readonly=[p for p in protected if p not in ctx.paths],
         fmt=fmt,
     )
-    solver.messages.extend([{"role": "system", "content": render("system", fmt=fmt)},
+    lang = edit_language(p for p in ctx.paths if p not in protected)
+    solver.messages.extend([{"role": "system", "content": render("system", fmt=fmt, lang=lang)},
                             {"role": "user", "content": task}])  # fmt: skip
     options = SolveOptions(
         request.task,
