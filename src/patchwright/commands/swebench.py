@@ -11,7 +11,12 @@ DEFAULT_WORKDIR = Path("~/.cache/patchwright/swebench")
 
 def register(app: typer.Typer) -> None:
     group = typer.Typer(
-        help="SWE-bench: solve instances into predictions.jsonl, or grade predictions (eval).",
+        help=(
+            "SWE-bench: solve instances into predictions.jsonl as leaderboards count — from the "
+            "issue and the repository only; no hidden test is run, read or used unless "
+            "--oracle-tests, which marks every output — or grade predictions with the hidden "
+            "tests (eval)."
+        ),
         no_args_is_help=False,
     )
 
@@ -42,9 +47,17 @@ def register(app: typer.Typer) -> None:
         max_files: int = typer.Option(3, "--max-files", help="Validator: files a candidate may change."),
         keep: bool = typer.Option(False, "--keep", help="Keep each instance's checkout and virtualenv."),
         redo_errors: bool = typer.Option(False, "--redo-errors", help="Run again the instances that ended in an error."),
+        reproduce: bool = typer.Option(False, "--reproduce", help="First have the model write a test reproducing the issue; a candidate must make it pass."),
+        oracle_tests: bool = typer.Option(False, "--oracle-tests", help="NOT leaderboard-fair: localise and choose predictions with the hidden tests (test_patch, FAIL_TO_PASS, PASS_TO_PASS); every output is marked oracle_tests."),
     ) -> None:  # fmt: skip
         """Solve SWE-bench instances: predictions.jsonl in the official format, per instance
-        events.ndjson and result.json. Resumes: instances already predicted are skipped."""
+        events.ndjson and result.json. Resumes: instances already predicted are skipped.
+
+        As leaderboards count: from the issue and the repository at its base commit only.
+        Nothing of an instance's test_patch, FAIL_TO_PASS or PASS_TO_PASS is run, read or
+        used; candidates are chosen with the repository's own tests (and, with --reproduce,
+        a test the model writes from the issue). --oracle-tests uses the hidden tests
+        instead and marks every output it writes."""
         if ctx.invoked_subcommand is not None:
             return
         from patchwright.modes.swebench.cli import Common, run_command
@@ -58,6 +71,7 @@ def register(app: typer.Typer) -> None:
             max_iter=max_iter, workers=workers, ray_address=ray_address, cpus=cpus,
             memory=memory, timeout=timeout, test_timeout=test_timeout, max_lines=max_lines,
             max_files=max_files, redo_errors=redo_errors, plan=False if no_plan else None,
+            oracle_tests=oracle_tests, reproduce=reproduce,
         )  # fmt: skip
         raise typer.Exit(code)
 
@@ -75,7 +89,7 @@ def register(app: typer.Typer) -> None:
         test_timeout: float = typer.Option(900.0, "--test-timeout", help="Seconds per test run."),
         keep: bool = typer.Option(False, "--keep", help="Keep each instance's checkout."),
     ) -> None:  # fmt: skip
-        """Grade predictions: per instance why it is (not) resolved; last line resolved N/M."""
+        """Grade predictions with the hidden tests as the harness does; last line resolved N/M."""
         from patchwright.modes.swebench.cli import Common, eval_command
 
         common = Common(instances, filter_, slice_, repos, online, env, python, workdir, keep)

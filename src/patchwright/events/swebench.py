@@ -12,20 +12,53 @@ from patchwright.events.base import Event
 
 @dataclass(frozen=True, kw_only=True)
 class InstanceStart(Event):
+    """``oracle_tests``: the hidden tests localise and choose the prediction
+    (``--oracle-tests``), which no leaderboard allows."""
+
     kind: ClassVar[str] = "instance.start"
     instance_id: str
     model: str
+    oracle_tests: bool
 
 
 @dataclass(frozen=True, kw_only=True)
 class InstanceBaseline(Event):
-    """The instance's FAIL_TO_PASS and PASS_TO_PASS tests run before any change."""
+    """The instance's hidden FAIL_TO_PASS and PASS_TO_PASS tests run before any change
+    (``--oracle-tests`` only)."""
 
     kind: ClassVar[str] = "instance.baseline"
     f2p_failing: int
     p2p_failing: int
     seconds: float
     problem: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class RepoTestsBaseline(Event):
+    """The fair mode's baseline: the repository's own test files at the base commit (and the
+    agent's reproduction test) run before any change; ``command`` is what every trial runs."""
+
+    kind: ClassVar[str] = "instance.repo_tests"
+    command: str
+    files: list[str]
+    passing: int
+    failing: int
+    reproducing: int
+    seconds: float
+    problem: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReproductionTest(Event):
+    """A test the model wrote from the issue alone; ``kept`` when it fails before any change
+    (``tests``: its failing tests, which a candidate must make pass)."""
+
+    kind: ClassVar[str] = "reproduction.test"
+    path: str
+    text: str
+    kept: bool
+    tests: list[str]
+    reason: str
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -9,7 +9,14 @@ from swebench_case import OPS, where_for
 
 from patchwright.envs import spec_for
 from patchwright.modes.swebench.code import changed_lines, function_spans
-from patchwright.modes.swebench.localise import Signals, fuse, gold, traceback_functions
+from patchwright.modes.swebench.localise import (
+    Signals,
+    fuse,
+    gold,
+    issue_frames,
+    traceback_functions,
+)
+from patchwright.modes.swebench.own_tests import related_test_files
 from patchwright.modes.swebench.propose import Reader
 from patchwright.modes.swebench.sbfl import ochiai, sbfl
 from patchwright.modes.swebench.setup import cleanup, prepare_instance
@@ -124,3 +131,38 @@ def test_the_instance_spec_comes_from_its_eval_script(calc_world: dict[str, Any]
         spec.test_command(["tests/test_ops.py"])
         == "PYTEST_DISABLE_PLUGIN_AUTOLOAD=1 pytest -rA tests/test_ops.py"
     )
+
+
+def test_an_issue_s_quoted_traceback_names_the_checkout_s_functions(tmp_path: Path) -> None:
+    (tmp_path / "src" / "calc").mkdir(parents=True)
+    (tmp_path / "src" / "calc" / "ops.py").write_text(OPS)
+    paths = ["src/calc/ops.py", "src/calc/__init__.py", "tests/test_ops.py", "setup.py"]
+    issue = ("mean() is wrong:\n```\nTraceback (most recent call last):\n"
+             '  File "/home/me/.venv/lib/python3.11/site-packages/calc/ops.py", line 16, in mean\n'
+             '  File "/home/me/.venv/lib/python3.11/site-packages/calc/ops.py", line 11, in add_all\n'
+             '  File "/usr/lib/python3.11/json/__init__.py", line 2, in dumps\n'
+             '  File "tests/test_ops.py", line 3, in test_mean\n```\n')  # fmt: skip
+    found = issue_frames(issue, paths, Reader(tmp_path).text)
+    assert [(p, name) for p, name, _ in found] == [
+        ("src/calc/ops.py", "add_all"),  # innermost first
+        ("src/calc/ops.py", "mean"),
+    ]  # json/__init__.py shares one part only; test files are not suspects
+
+
+def test_the_repositorys_own_test_files_for_a_suspect_file(tmp_path: Path) -> None:
+    files = {
+        "src/calc/ops.py": OPS,
+        "tests/test_ops.py": "from calc.ops import add\n",
+        "tests/test_report.py": "from calc.report import title\n",
+        "tests/test_misc.py": "import calc.ops\n",
+        "tests/conftest.py": "from calc.ops import add\n",
+        "tests/helpers.py": "from calc.ops import add\n",
+    }
+    for path, text in files.items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    found = related_test_files(["src/calc/ops.py"], list(files), Reader(tmp_path).text)
+    assert found == ["tests/test_ops.py", "tests/test_misc.py"]  # named after it, then importing
+    assert related_test_files(["src/calc/ops.py"], list(files), Reader(tmp_path).text, 1) == [
+        "tests/test_ops.py"
+    ]

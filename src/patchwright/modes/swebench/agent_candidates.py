@@ -2,7 +2,8 @@
 for the agent (planner → coder → reviewer with tools, in the instance's environment) that
 hands its verified change back instead of keeping it — the checkout stays at the base commit,
 so validation and TNR judge the change like any other candidate. The hidden tests are never
-on disk while the agent works. Every setting of ``[run]`` and ``[agent]`` that applies to
+on disk while the agent works; its test command is the groundwork's (by default the
+repository's own test files for the suspects, never the test patch's). Every setting of ``[run]`` and ``[agent]`` that applies to
 the agent applies here (the coder's rounds, the planner, the send-backs, the edit format)."""
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ class AgentUsage:
 
 
 def agent_candidates(
-    session: Session, prompt: Prompt, *, k: int, first: int, test_cmd: str,
+    session: Session, prompt: Prompt, *, k: int, first: int, test_cmd: str | None,
     test_timeout: float = 900.0, plan: bool | None = None, usage: AgentUsage | None = None,
 ) -> list[Candidate]:  # fmt: skip
     """``k`` agent runs, each a candidate (``plan``: None leaves ``[agent] plan``)."""

@@ -18,7 +18,7 @@ from typing import Any
 from patchwright.config import Settings
 from patchwright.modes.swebench.instance import SolveOptions, solve_instance
 from patchwright.modes.swebench.instances import Instance
-from patchwright.modes.swebench.outputs import Predictions, errored
+from patchwright.modes.swebench.outputs import MixedModes, Predictions, errored, mode_conflict
 from patchwright.modes.swebench.ray import start_ray
 from patchwright.modes.swebench.result import InstanceResult
 from patchwright.modes.swebench.setup import Where
@@ -51,8 +51,10 @@ class Tally:
     running: int = 0
     ray_start_seconds: float = 0.0
     results: list[InstanceResult] = field(default_factory=list)
+    oracle_tests: bool = False  # every result of the batch is marked (errors included)
 
     def add(self, result: InstanceResult) -> None:
+        result.oracle_tests = result.oracle_tests or self.oracle_tests
         setattr(self, result.outcome, getattr(self, result.outcome) + 1)
         self.results.append(result)
 
@@ -96,8 +98,8 @@ def run_payload(data: Payload) -> dict[str, Any]:
 
 
 def _record(result: InstanceResult, predictions: Predictions, tally: Tally) -> None:
-    predictions.add(result.prediction())
     tally.add(result)
+    predictions.add(result.prediction())
 
 
 def run_in_process(
@@ -170,10 +172,13 @@ def run_batch(
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     predictions = Predictions(out / "predictions.jsonl")
+    mixed = mode_conflict(predictions, oracle=opts.oracle_tests)
+    if mixed:
+        raise MixedModes(mixed)
     if batch.redo_errors:
         predictions.forget(errored(out) & predictions.done)
     todo = [i for i in instances if i.instance_id not in predictions.done]
-    tally = Tally(skipped=len(instances) - len(todo))
+    tally = Tally(skipped=len(instances) - len(todo), oracle_tests=opts.oracle_tests)
     payloads = [(i.instance_id, payload(i, where, opts, settings, out)) for i in todo]
     columns = (TextColumn("swebench"), BarColumn(), MofNCompleteColumn(), TextColumn("{task.description}"),
                TimeElapsedColumn())  # fmt: skip

@@ -20,6 +20,16 @@ from patchwright.modes.swebench.propose import excerpt_format
 from patchwright.modes.swebench.setup import ENV_KINDS, Where
 from patchwright.modes.swebench.validate import Caps
 
+ORACLE_LINE = (
+    "ORACLE TESTS: the hidden tests (test_patch, FAIL_TO_PASS, PASS_TO_PASS) localised and "
+    'chose these predictions; every output is marked "oracle_tests": true. Not comparable '
+    "with any leaderboard."
+)
+FAIR_LINE = (
+    "fair mode: nothing of test_patch, FAIL_TO_PASS or PASS_TO_PASS was run, read or used "
+    "before the predictions were written (the repository's own tests chose them)."
+)
+
 
 @dataclass
 class Common:
@@ -53,7 +63,7 @@ def run_command(
     common: Common, *, output: Path, model: str | None, strategy: str, candidates: int,
     max_iter: int, workers: int, ray_address: str | None, cpus: float, memory: float | None,
     timeout: float, test_timeout: float, max_lines: int, max_files: int, redo_errors: bool = False,
-    plan: bool | None = None,
+    plan: bool | None = None, oracle_tests: bool = False, reproduce: bool = False,
 ) -> int:  # fmt: skip
     console = Console(stderr=True)
     instances = _load(common, console)
@@ -71,7 +81,10 @@ def run_command(
             console.print(f"[red]error:[/] {exc}")
             return 2
     opts = SolveOptions(model=model, strategy=strategy, candidates=candidates, max_iter=max_iter,
-                        plan=plan, test_timeout=test_timeout, caps=Caps(max_lines, max_files))  # fmt: skip
+                        plan=plan, test_timeout=test_timeout, caps=Caps(max_lines, max_files),
+                        oracle_tests=oracle_tests, reproduce=reproduce)  # fmt: skip
+    if oracle_tests:
+        console.print(ORACLE_LINE, highlight=False)
     batch = BatchOptions(workers, ray_address, cpus, memory, timeout, redo_errors)
     try:
         tally = run_batch(
@@ -86,6 +99,7 @@ def run_command(
         f"{len(tally.results)} run, {tally.skipped} already predicted; {tally.line()}; "
         f"predictions: {output / 'predictions.jsonl'}"
     )
+    console.print(ORACLE_LINE if oracle_tests else FAIR_LINE, highlight=False)
     return 0
 
 
@@ -104,12 +118,17 @@ def eval_command(common: Common, predictions_path: Path, *, test_timeout: float)
 
     def show(g: Graded) -> None:
         mark = "[green]resolved[/]" if g.resolved else "[red]unresolved[/]"
-        console.print(f"{g.instance_id}: {mark} — {g.reason}", highlight=False)
+        oracle = " (oracle tests)" if g.oracle_tests else ""
+        console.print(f"{g.instance_id}: {mark}{oracle} — {g.reason}", highlight=False)
 
     graded = evaluate(instances, predictions, common.where(), timeout=test_timeout, on_graded=show)
     report = predictions_path.with_name(predictions_path.stem + ".eval.json")
     report.write_text(json.dumps([g.to_json() for g in graded], indent=2))
     resolved = sum(g.resolved for g in graded)
     console.print(f"report: {report}")
+    oracle = sum(g.oracle_tests for g in graded)
+    if oracle:
+        console.print(f"ORACLE TESTS: {oracle} of these predictions were chosen with the hidden "
+                      "tests (--oracle-tests): not comparable with any leaderboard", highlight=False)  # fmt: skip
     console.print(f"resolved {resolved}/{len(graded)}", highlight=False)
     return 0

@@ -2,6 +2,8 @@
 checkout at the base commit in its environment, the predicted patch applied (``git apply``,
 then ``patch --fuzz=5``), the test patch applied, the official test command, the log read
 with the repository's official parser — and say per instance why it is or is not resolved.
+Grading is the one step that uses the hidden tests by design; a prediction that was itself
+chosen with them (``"oracle_tests": true``, from ``--oracle-tests``) stays marked so.
 """
 
 from __future__ import annotations
@@ -26,10 +28,14 @@ class Graded:
     reason: str = ""
     report: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    oracle_tests: bool = False  # the prediction was chosen with the hidden tests
 
     def to_json(self) -> dict[str, Any]:
-        return {"instance_id": self.instance_id, "resolved": self.resolved,
+        data = {"instance_id": self.instance_id, "resolved": self.resolved,
                 "reason": self.reason, "report": self.report, "notes": self.notes}  # fmt: skip
+        if self.oracle_tests:
+            data["oracle_tests"] = True
+        return data
 
 
 def grade_local(instance: Instance, patch: str, where: Where, timeout: float) -> Graded:
@@ -101,6 +107,7 @@ def evaluate(
             graded = grade_docker(instance, patch, timeout)
         else:
             graded = grade_local(instance, patch, where, timeout)
+        graded.oracle_tests = bool(row.get("oracle_tests"))
         out.append(graded)
         on_graded(graded)
     return out

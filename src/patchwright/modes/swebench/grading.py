@@ -51,14 +51,20 @@ def parse_log(repo: str, log: str) -> tuple[StatusMap, str]:
     return parse_pytest_summary(log), "pytest -rA"
 
 
+HIDDEN = ("FAIL_TO_PASS", "PASS_TO_PASS")  # the instance's hidden tests (the harness's names)
+
+
 @dataclass
 class Grade:
-    """FAIL_TO_PASS and PASS_TO_PASS outcomes of one test run."""
+    """The outcomes of one test run for two lists: tests that must now pass and tests that
+    must still pass — the hidden FAIL_TO_PASS and PASS_TO_PASS (``names`` by default), or in
+    the fair mode the agent's own reproduction tests and the repository's own tests."""
 
     f2p_passed: list[str] = field(default_factory=list)
     f2p_failed: list[str] = field(default_factory=list)
     p2p_passed: list[str] = field(default_factory=list)
     p2p_failed: list[str] = field(default_factory=list)
+    names: tuple[str, str] = HIDDEN
 
     @property
     def resolved(self) -> bool:
@@ -67,26 +73,31 @@ class Grade:
     def reason(self) -> str:
         if self.resolved:
             return "resolved"
+        must, still = self.names
         parts = []
         if self.f2p_failed:
-            parts.append(f"{len(self.f2p_failed)} FAIL_TO_PASS still failing: "
+            parts.append(f"{len(self.f2p_failed)} {must} still failing: "
                          + ", ".join(self.f2p_failed[:3]))  # fmt: skip
         if self.p2p_failed:
-            parts.append(f"{len(self.p2p_failed)} PASS_TO_PASS broken: "
+            parts.append(f"{len(self.p2p_failed)} {still} broken: "
                          + ", ".join(self.p2p_failed[:3]))  # fmt: skip
         return "; ".join(parts)
 
     def to_json(self) -> dict[str, Any]:
+        must, still = self.names
         return {
             "resolved": self.resolved,
-            "FAIL_TO_PASS": {"success": self.f2p_passed, "failure": self.f2p_failed},
-            "PASS_TO_PASS": {"success": self.p2p_passed, "failure": self.p2p_failed},
+            must: {"success": self.f2p_passed, "failure": self.f2p_failed},
+            still: {"success": self.p2p_passed, "failure": self.p2p_failed},
         }
 
 
-def grade(status: Mapping[str, str], f2p: Sequence[str], p2p: Sequence[str]) -> Grade:
-    """Grade statuses against the instance's test lists (see the module docstring)."""
-    result = Grade()
+def grade(
+    status: Mapping[str, str], f2p: Sequence[str], p2p: Sequence[str],
+    names: tuple[str, str] = HIDDEN,
+) -> Grade:  # fmt: skip
+    """Grade statuses against two test lists (see the module docstring)."""
+    result = Grade(names=names)
     for tests, passed, failed in ((f2p, result.f2p_passed, result.f2p_failed),
                                   (p2p, result.p2p_passed, result.p2p_failed)):  # fmt: skip
         for test in tests:

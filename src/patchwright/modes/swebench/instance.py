@@ -1,10 +1,12 @@
 """``patchwright swebench``: one SWE-bench instance end to end.
 
-The checkout at the base commit in its environment; the hidden tests (the test patch,
-applied only while tests run) at baseline under coverage for the failure signal; suspects
-from SBFL, traceback frames and the index; K candidates per round (or the gold patch);
-validators; TNR over the finalists; the least-churn passing diff is the prediction. Every
-step is an event in ``events.ndjson``; ``result.json`` keeps the figures.
+The checkout at the base commit in its environment; the groundwork — by default from the
+issue and the repository alone (:mod:`.fair`: suspects from the index and the issue's
+tracebacks, the repository's own tests, optionally a reproduction test the model writes),
+with ``--oracle-tests`` from the hidden tests (:mod:`.oracle`); K candidates per round (or
+the gold patch); validators; TNR over the finalists with the groundwork's checks; the
+winner's diff is the prediction. Every step is an event in ``events.ndjson``;
+``result.json`` keeps the figures.
 """
 
 from __future__ import annotations
@@ -17,21 +19,21 @@ from pathlib import Path
 from patchwright.agent.session import Session
 from patchwright.config import Settings
 from patchwright.edits import unified_diff
-from patchwright.envs import EnvironmentUnavailable, test_files_of
+from patchwright.envs import EnvironmentUnavailable
 from patchwright.events import (
-    BaselineStart,
     CandidateValidated,
     EventBus,
-    InstanceBaseline,
     InstanceEnd,
     InstanceStart,
     JsonlWriter,
     LocaliseDone,
 )
 from patchwright.modes.swebench.agent_candidates import AgentUsage, agent_candidates
+from patchwright.modes.swebench.checks import Checks, Groundwork
+from patchwright.modes.swebench.fair import fair_groundwork
 from patchwright.modes.swebench.instances import Instance
-from patchwright.modes.swebench.localise import Signals, Suspect, fuse, gold, rank_of
-from patchwright.modes.swebench.localise import traceback_functions as frames_of
+from patchwright.modes.swebench.localise import describe
+from patchwright.modes.swebench.oracle import oracle_groundwork
 from patchwright.modes.swebench.propose import (
     Prompt,
     Reader,
@@ -41,10 +43,9 @@ from patchwright.modes.swebench.propose import (
     repo_files,
 )
 from patchwright.modes.swebench.repos import RepoError
-from patchwright.modes.swebench.result import InstanceResult
-from patchwright.modes.swebench.sbfl import sbfl
+from patchwright.modes.swebench.result import InstanceOutcome, InstanceResult
 from patchwright.modes.swebench.setup import Prepared, Where, cleanup, prepare_instance
-from patchwright.modes.swebench.tests import PatchError, TestReport, run_instance_tests
+from patchwright.modes.swebench.tests import PatchError
 from patchwright.modes.swebench.tnr import Candidate, Trial, tnr
 from patchwright.modes.swebench.validate import Caps, validate
 
@@ -62,6 +63,8 @@ class SolveOptions:
     test_timeout: float = 900.0
     caps: Caps = field(default_factory=Caps)
     suspects: int = 7
+    oracle_tests: bool = False  # localise and choose with the hidden tests (not leaderboard-fair)
+    reproduce: bool = False  # fair mode: the model first writes a test reproducing the issue
 
 
 def model_label(opts: SolveOptions, settings: Settings) -> str:
@@ -74,13 +77,15 @@ def solve_instance(
     """Run one instance (see the module docstring); never raises for the instance's own
     problems — they become an ``error`` result with the reason."""
     started = time.monotonic()
-    result = InstanceResult(instance.instance_id, model_label(opts, settings))
+    result = InstanceResult(instance.instance_id, model_label(opts, settings),
+                            oracle_tests=opts.oracle_tests)  # fmt: skip
     folder = out / instance.instance_id
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "events.ndjson").unlink(missing_ok=True)
     bus = EventBus()
     bus.subscribe(JsonlWriter(folder / "events.ndjson"))
-    bus.emit(InstanceStart(instance_id=instance.instance_id, model=result.model_name))
+    bus.emit(InstanceStart(instance_id=instance.instance_id, model=result.model_name,
+                           oracle_tests=opts.oracle_tests))  # fmt: skip
     prepared: Prepared | None = None
     try:
         prepared = prepare_instance(where, instance)
@@ -124,15 +129,15 @@ def _solve(
     session = Session(settings, prepared.repo, model=model, bus=bus, environment=prepared.env)
     try:
         session.start_task()
-        baseline = _baseline(prepared, opts, bus)
-        suspects = _localise(prepared, session, baseline, opts, result)
-        winner, trials, candidates = _propose_and_test(
-            prepared, session, opts, suspects, baseline, bus, agent_usage
-        )
+        work = _groundwork(prepared, session, opts, bus)
+        result.checks = work.record
+        _record_localisation(result, bus, work, prepared)
+        winner, trials, candidates = _propose_and_test(prepared, session, opts, work, bus,
+                                                       agent_usage)  # fmt: skip
         result.candidates = [{"candidate": c.number, "source": c.source, "files": sorted(c.changes),
                               "refused": c.refused} for c in candidates]  # fmt: skip
         result.trials = [t.to_json() for t in trials]
-        _conclude(result, winner, trials)
+        _conclude(result, winner, trials, work.checks)
     finally:
         usage = session.usage
         result.prompt_tokens = usage.usage.prompt_tokens
@@ -145,77 +150,38 @@ def _solve(
         session.close()
 
 
-def _baseline(prepared: Prepared, opts: SolveOptions, bus: EventBus) -> TestReport:
-    """The hidden tests before any change, under coverage where it is installed."""
-    coverage = prepared.home / "sbfl" / ".coverage"
-    coverage.parent.mkdir(exist_ok=True)
-    bus.emit(BaselineStart())
-    report = run_instance_tests(prepared.env, prepared.instance, prepared.spec,
-                                timeout=opts.test_timeout, coverage_file=coverage)  # fmt: skip
-    if not report.status and "No module named coverage" in report.log:
-        prepared.env.notes.append("coverage.py missing in the environment: no SBFL")
-        report = run_instance_tests(prepared.env, prepared.instance, prepared.spec,
-                                    timeout=opts.test_timeout)  # fmt: skip
-    grade = report.grade(prepared.instance)
-    if not grade.f2p_failed:
-        prepared.env.notes.append("FAIL_TO_PASS already passes before any change")
-    bus.emit(InstanceBaseline(f2p_failing=len(grade.f2p_failed), p2p_failing=len(grade.p2p_failed),
-                              seconds=round(report.seconds, 2), problem=report.problem))  # fmt: skip
-    return report
+def _groundwork(
+    prepared: Prepared, session: Session, opts: SolveOptions, bus: EventBus
+) -> Groundwork:
+    if opts.oracle_tests:
+        return oracle_groundwork(prepared, session, limit=opts.suspects,
+                                 timeout=opts.test_timeout, bus=bus)  # fmt: skip
+    reproduce = opts.reproduce and opts.model != GOLD  # gold has no model to write a test
+    if opts.reproduce and not reproduce:
+        prepared.env.notes.append("--reproduce: no reproduction test with --model gold")
+    return fair_groundwork(prepared, session, limit=opts.suspects, reproduce=reproduce,
+                           timeout=opts.test_timeout, bus=bus)  # fmt: skip
 
 
-def _localise(
-    prepared: Prepared, session: Session, baseline: TestReport, opts: SolveOptions,
-    result: InstanceResult,
-) -> list[Suspect]:  # fmt: skip
+def _record_localisation(
+    result: InstanceResult, bus: EventBus, work: Groundwork, prepared: Prepared
+) -> None:
     reader = Reader(prepared.repo)
-    instance = prepared.instance
-    signals = Signals()
-    coverage = prepared.home / "sbfl" / ".coverage"
-    if coverage.is_file():
-        signals.sbfl = sbfl(coverage, prepared.repo, baseline.status, reader.text)
-    signals.traceback = frames_of(baseline.log, prepared.repo, reader.text)
-    index = session.index
-    if index is not None:
-        located = index.locate(instance.problem_statement, k=10)
-        signals.index = [(s.path, s.name, s.line) for s in located.symbols]
-    suspects = fuse(signals, reader.text, opts.suspects)
-    gold_files, gold_functions = gold(instance.patch, reader.text)
-    files = list(dict.fromkeys(s.path for s in suspects))
-    functions = [f"{s.path}::{s.name}" for s in suspects]
-    result.localisation = {
-        "suspects": [s.to_json() for s in suspects],
-        "gold_files": gold_files,
-        "gold_functions": gold_functions,
-        "file_rank": rank_of(files, gold_files),
-        "function_rank": rank_of(functions, gold_functions),
-        "signals": {
-            "sbfl": len(signals.sbfl),
-            "traceback": len(signals.traceback),
-            "index": len(signals.index),
-        },
-    }
-    session.bus.emit(LocaliseDone(suspects=functions, file_rank=result.localisation["file_rank"],
-                                  function_rank=result.localisation["function_rank"]))  # fmt: skip
-    return suspects
-
-
-def _failure_excerpt(report: TestReport, chars: int = 1500) -> str:
-    log = report.log
-    start = log.find("= FAILURES =")
-    end = log.find("short test summary info")
-    part = log[start:end] if 0 <= start < end else log
-    return part[-chars:]
+    result.localisation = describe(work.suspects, work.signals, prepared.instance.patch,
+                                   reader.text)  # fmt: skip
+    bus.emit(LocaliseDone(suspects=[f"{s.path}::{s.name}" for s in work.suspects],
+                          file_rank=result.localisation["file_rank"],
+                          function_rank=result.localisation["function_rank"]))  # fmt: skip
 
 
 def _propose_and_test(
-    prepared: Prepared, session: Session, opts: SolveOptions, suspects: list[Suspect],
-    baseline: TestReport, bus: EventBus, agent_usage: AgentUsage,
+    prepared: Prepared, session: Session, opts: SolveOptions, work: Groundwork, bus: EventBus,
+    agent_usage: AgentUsage,
 ) -> tuple[Trial | None, list[Trial], list[Candidate]]:  # fmt: skip
-    instance = prepared.instance
+    instance, suspects = prepared.instance, work.suspects
     if opts.model == GOLD:
         candidates = [gold_candidate(prepared.repo, instance.patch)]
-        winner, trials = tnr(prepared.env, instance, prepared.spec, candidates, bus=bus,
+        winner, trials = tnr(prepared.env, work.checks, candidates, bus=bus,
                              timeout=opts.test_timeout)  # fmt: skip
         return winner, trials, candidates
     reader = Reader(prepared.repo)
@@ -225,12 +191,12 @@ def _propose_and_test(
     all_candidates: list[Candidate] = []
     feedback = ""
     for _round in range(opts.max_iter):
-        prompt = Prompt(instance.problem_statement, suspects, _failure_excerpt(baseline), feedback)
+        prompt = Prompt(instance.problem_statement, suspects, work.failures, feedback)
         first = len(all_candidates) + 1
         if opts.strategy == "agent":
-            test_cmd = prepared.spec.test_command(test_files_of(instance.test_patch))
             candidates = agent_candidates(session, prompt, k=opts.candidates, first=first,
-                                          test_cmd=test_cmd, test_timeout=opts.test_timeout,
+                                          test_cmd=work.agent_test_cmd,
+                                          test_timeout=opts.test_timeout,
                                           plan=opts.plan, usage=agent_usage)  # fmt: skip
         else:
             fmt = excerpt_format(session.settings.run.edit_format)
@@ -242,7 +208,7 @@ def _propose_and_test(
                                      task=instance.problem_statement, caps=opts.caps).reasons  # fmt: skip
             bus.emit(CandidateValidated(candidate=c.number, refused=c.refused))
         all_candidates += candidates
-        winner, trials = tnr(prepared.env, instance, prepared.spec, candidates, bus=bus,
+        winner, trials = tnr(prepared.env, work.checks, candidates, bus=bus,
                              timeout=opts.test_timeout)  # fmt: skip
         all_trials += trials
         if winner is not None:
@@ -266,10 +232,12 @@ def _feedback(trials: list[Trial], candidates: list[Candidate]) -> str:
     return "; ".join(refused[:3])
 
 
-def _conclude(result: InstanceResult, winner: Trial | None, trials: list[Trial]) -> None:
+def _conclude(
+    result: InstanceResult, winner: Trial | None, trials: list[Trial], checks: Checks
+) -> None:
     if winner is not None:
-        result.outcome, result.model_patch, result.churn = "verified", winner.diff, winner.churn
-        result.reason = "a candidate passed FAIL_TO_PASS and PASS_TO_PASS"
+        result.model_patch, result.churn = winner.diff, winner.churn
+        result.outcome, result.reason = _verdict(checks)
         return
     tried = [t for t in trials if t.diff]
     if not tried:
@@ -279,3 +247,17 @@ def _conclude(result: InstanceResult, winner: Trial | None, trials: list[Trial])
     best = max(tried, key=lambda t: t.rank())
     result.outcome, result.model_patch, result.churn = "unverified", best.diff, best.churn
     result.reason = f"no candidate passed; submitted the closest: {best.reason}"
+
+
+def _verdict(checks: Checks) -> tuple[InstanceOutcome, str]:
+    """What a passing candidate is worth: ``verified`` only where a test that failed before
+    any change now passes."""
+    if checks.oracle:
+        return "verified", "a candidate passed FAIL_TO_PASS and PASS_TO_PASS"
+    if checks.proves_fix:
+        return "verified", (
+            "a candidate passed the reproduction test and broke none of the repository's tests"
+        )
+    return "unverified", (
+        "a candidate broke none of the repository's own tests; no test of the issue was run"
+    )

@@ -66,6 +66,23 @@ class Predictions:
             os.replace(tmp, self.path)
 
 
+class MixedModes(RuntimeError):
+    """A predictions file would hold predictions of both modes (``--oracle-tests`` or not)."""
+
+
+def mode_conflict(predictions: Predictions, *, oracle: bool) -> str:
+    """Why this batch must not append to ``predictions`` (empty: it may): a file's lines are
+    all chosen without the hidden tests, or all with them (``"oracle_tests": true``)."""
+    other = [r for r in predictions.rows if bool(r.get("oracle_tests")) != oracle]
+    if not other:
+        return ""
+    theirs = "with the hidden tests (--oracle-tests)" if not oracle else "without hidden tests"
+    return (
+        f"{predictions.path} holds {len(other)} predictions chosen {theirs}; a file keeps one "
+        "mode: write to another --output directory"
+    )
+
+
 def errored(out: Path) -> set[str]:
     """Instances whose last ``result.json`` under ``out`` is an error."""
     found = set()

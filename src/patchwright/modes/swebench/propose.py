@@ -39,7 +39,8 @@ class Prompt:
     feedback: str = ""
 
 
-def _code(text: str, suspect: Suspect, pad: int = 2, max_lines: int = 80) -> str:
+def excerpt(text: str, suspect: Suspect, pad: int = 2, max_lines: int = 80) -> str:
+    """The suspect's lines of ``text`` (and ``pad`` around), numbered."""
     lines = text.splitlines()
     start = max(suspect.line - 1 - pad, 0)
     end = min(suspect.end + pad, len(lines), start + max_lines)
@@ -92,7 +93,7 @@ def messages_for(
     shown: list[dict[str, str]] = []
     used = approx_tokens(prompt.problem[:MAX_ISSUE_CHARS] + prompt.failures + prompt.feedback)
     for suspect in prompt.suspects:
-        code = _code(reader.text(suspect.path) or "", suspect)
+        code = excerpt(reader.text(suspect.path) or "", suspect)
         if shown and used + approx_tokens(code) > budget_tokens:
             break
         used += approx_tokens(code)

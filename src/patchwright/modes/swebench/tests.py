@@ -1,6 +1,10 @@
-"""Running an instance's tests in its environment: the test patch applied for the run only
-(the model never sees it), the official test command on the test patch's files, the log
-read the official way — optionally under coverage.py with per-test contexts (for SBFL)."""
+"""Running tests in an instance's environment, the log read the official way — optionally
+under coverage.py with per-test contexts (for SBFL).
+
+:func:`run_tests` runs any command (the fair mode's: the repository's own test files at the
+base commit, and the agent's reproduction test); :func:`run_instance_tests` runs the hidden
+tests — the official command on the test patch's files, the test patch applied for the run
+only — which only ``--oracle-tests`` and ``swebench eval`` do."""
 
 from __future__ import annotations
 
@@ -9,7 +13,7 @@ import shlex
 import subprocess
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -74,7 +78,12 @@ def test_patch_applied(repo: Path, test_patch: str) -> Iterator[None]:
 
 def test_command(spec: InstallSpec, instance: Instance, coverage_file: Path | None) -> str:
     """The official command on the test patch's files; under coverage when asked."""
-    command = spec.test_command(test_files_of(instance.test_patch))
+    return with_coverage(spec.test_command(test_files_of(instance.test_patch)), coverage_file)
+
+
+def with_coverage(command: str, coverage_file: Path | None) -> str:
+    """``command`` run under coverage.py with per-test contexts, where it is a pytest run
+    (others cannot be measured per test) and a coverage file is asked for."""
     if coverage_file is None:
         return command
     words = shlex.split(command)
@@ -100,14 +109,24 @@ def run_instance_tests(
     timeout: float = 900.0,
     coverage_file: Path | None = None,
 ) -> TestReport:
-    """Run the instance's tests with the test patch applied for the run (see the module
+    """Run the instance's hidden tests, the test patch applied for the run (see the module
     docstring)."""
     command = test_command(spec, instance, coverage_file)
+    staged = test_patch_applied(env.repo, instance.test_patch)
+    return run_tests(env, instance.repo, command, timeout=timeout, staged=staged)
+
+
+def run_tests(
+    env: InstanceSandbox, repo_name: str, command: str, *, timeout: float = 900.0,
+    staged: AbstractContextManager[None] | None = None,
+) -> TestReport:  # fmt: skip
+    """Run ``command`` in the checkout (with ``staged`` on disk for the run only) and read
+    its log with the official parser of ``repo_name`` (``owner/name``)."""
     started = time.monotonic()
-    with test_patch_applied(env.repo, instance.test_patch):
+    with staged or nullcontext():
         result = env.run(command, timeout=timeout)
     log = result.stdout + ("\n" + result.stderr if result.stderr else "")
-    status, parser = parse_log(instance.repo, log)
+    status, parser = parse_log(repo_name, log)
     report = TestReport(command, result.exit_code, log, status, parser,
                         time.monotonic() - started)  # fmt: skip
     if result.timed_out:

@@ -1,23 +1,26 @@
 """Transactional no-regression (TNR): each finalist is written as a transaction, gated —
-syntax of the changed Python files, then the instance's FAIL_TO_PASS and PASS_TO_PASS with
-the hidden test patch applied for the run — measured (churn µ from ``git diff --numstat``)
-and rolled back. The passing candidate with the least churn wins; the tree is left as it
-was, and the winner's diff (without the test patch) is the prediction."""
+syntax of the changed Python files, then the :mod:`.checks` of the mode (by default the
+repository's own tests at the base commit and the agent's reproduction test; with
+``--oracle-tests`` the hidden FAIL_TO_PASS and PASS_TO_PASS) — measured (churn µ from
+``git diff --numstat``) and rolled back. Among the passing candidates the one most others
+agree with (the same diff) wins, then the least churn, then the first; the tree is left as
+it was, and the winner's diff is the prediction."""
 
 from __future__ import annotations
 
 import subprocess
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from patchwright.envs import InstallSpec, InstanceSandbox
+from patchwright.envs import InstanceSandbox
 from patchwright.events import EventBus, TnrKept, TnrResult, TnrTrial
+from patchwright.modes.swebench.checks import Checks
 from patchwright.modes.swebench.grading import Grade
-from patchwright.modes.swebench.instances import Instance
-from patchwright.modes.swebench.tests import PatchError, run_instance_tests
+from patchwright.modes.swebench.tests import PatchError
 from patchwright.verify.syntax import python_problems
 from patchwright.workspace.transaction import Transaction
 
@@ -95,9 +98,8 @@ def syntax_gate(changes: dict[str, bytes | None]) -> list[str]:
 
 
 def try_candidate(
-    env: InstanceSandbox, instance: Instance, spec: InstallSpec, candidate: Candidate,
-    *, bus: EventBus, timeout: float,
-) -> Trial:  # fmt: skip
+    env: InstanceSandbox, checks: Checks, candidate: Candidate, *, bus: EventBus, timeout: float
+) -> Trial:
     """Write, gate, measure and roll back one candidate."""
     started = time.monotonic()
     trial = Trial(candidate.number)
@@ -112,11 +114,11 @@ def try_candidate(
         if problems:
             trial.reason = "syntax: " + "; ".join(problems[:3])
             return trial
-        report = run_instance_tests(env, instance, spec, timeout=timeout)
-        trial.grade = report.grade(instance)
-        trial.gates["FAIL_TO_PASS"] = "failed" if trial.grade.f2p_failed else "passed"
-        trial.gates["PASS_TO_PASS"] = "failed" if trial.grade.p2p_failed else "passed"
-        trial.reason = report.problem or trial.grade.reason()
+        trial.grade, problem = checks.run(env, timeout)
+        must, still = trial.grade.names
+        trial.gates[must] = "failed" if trial.grade.f2p_failed else "passed"
+        trial.gates[still] = "failed" if trial.grade.p2p_failed else "passed"
+        trial.reason = problem or trial.grade.reason()
     except PatchError as exc:
         trial.reason = f"the test patch does not apply over this change: {exc}"
     finally:
@@ -128,19 +130,21 @@ def try_candidate(
 
 
 def tnr(
-    env: InstanceSandbox, instance: Instance, spec: InstallSpec, candidates: Sequence[Candidate],
-    *, bus: EventBus, timeout: float, on_trial: Callable[[Trial], None] = lambda _t: None,
+    env: InstanceSandbox, checks: Checks, candidates: Sequence[Candidate], *, bus: EventBus,
+    timeout: float, on_trial: Callable[[Trial], None] = lambda _t: None,
 ) -> tuple[Trial | None, list[Trial]]:  # fmt: skip
-    """Try every valid candidate; the passing one with the least churn, and all trials."""
+    """Try every valid candidate; the winner among the passing ones (see the module
+    docstring), and all trials."""
     trials = []
     for candidate in candidates:
         if candidate.refused or not candidate.changes:
             continue
-        trial = try_candidate(env, instance, spec, candidate, bus=bus, timeout=timeout)
+        trial = try_candidate(env, checks, candidate, bus=bus, timeout=timeout)
         trials.append(trial)
         on_trial(trial)
     passing = [t for t in trials if t.passed]
-    winner = min(passing, key=lambda t: (t.churn, t.number)) if passing else None
+    votes = Counter(t.diff for t in passing)
+    winner = min(passing, key=lambda t: (-votes[t.diff], t.churn, t.number)) if passing else None
     if winner is not None:
         bus.emit(TnrKept(candidate=winner.number, churn=winner.churn))
     return winner, trials
