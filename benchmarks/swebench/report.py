@@ -1,6 +1,7 @@
-"""Figures of a ``patchwright swebench`` output directory: outcomes, localisation acc@1 and
-acc@5 of the suspects (files and functions), tokens, minutes per instance — and, given the
-``eval`` report, resolved / total with the reason for each failure.
+"""Figures of a ``patchwright swebench`` output directory: outcomes (and how many the hidden
+tests chose, ``--oracle-tests``), localisation acc@1 and acc@5 of the suspects (files and
+functions), tokens, minutes per instance — and, given the ``eval`` report, resolved / total
+with the reason for each failure.
 
     python benchmarks/swebench/report.py swebench-out [--eval swebench-out/predictions.eval.json]
 """
@@ -31,6 +32,7 @@ def summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
     tokens = [r["prompt_tokens"] + r["completion_tokens"] for r in rows]
     return {
         "instances": len(rows),
+        "oracle_tests": sum(bool(r.get("oracle_tests")) for r in rows),
         "outcomes": dict(Counter(r["outcome"] for r in rows)),
         "file_acc@1": round(acc(files, 1), 3),
         "file_acc@5": round(acc(files, 5), 3),
@@ -60,6 +62,9 @@ def main() -> None:
         print(f"{r['instance_id']:<40} {r['outcome']:<10} file@{loc.get('file_rank')} "
               f"fn@{loc.get('function_rank')} {r['seconds']:7.1f}s  {r['reason'][:90]}")  # fmt: skip
     print(json.dumps(summary(rows), indent=2))
+    if any(r.get("oracle_tests") for r in rows):
+        print("ORACLE TESTS: the hidden tests chose these predictions (--oracle-tests); "
+              "not comparable with any leaderboard")  # fmt: skip
     if args.eval:
         graded = json.loads(args.eval.read_text())
         for g in graded:
