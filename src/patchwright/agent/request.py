@@ -123,15 +123,29 @@ def build_request(
         strategy=_strategy(_pick(over.strategy, agent.strategy)),
         edit_format=_edit_format(_pick(over.edit_format, run.edit_format)),
         include=tuple(dict.fromkeys(over.include)),
-        git=GitChoices(
-            use_git=not over.no_git,
-            branch=_pick(over.branch, run.branch),
-            commit=_pick(over.commit, run.commit) and not hand_back,
-            push=over.push,
-            pr=over.pr,
-        ),
+        git=_git_choices(over, settings, hand_back=hand_back),
         approval=Approval(yes=over.yes, timeout=over.approve_timeout),
         hand_back=hand_back,
+    )
+
+
+def _git_choices(over: Overrides, settings: Settings, *, hand_back: bool) -> GitChoices:
+    """What git may do; a flag that asks for what another forbids is refused, not dropped."""
+    commit = _pick(over.commit, settings.run.commit)
+    landing = [flag for flag, on in (("--push", over.push), ("--pr", over.pr)) if on]
+    if over.no_git and (landing or over.branch):
+        flags = " and ".join([*(["--branch"] if over.branch else []), *landing])
+        raise RunError(f"{flags} need git: drop --no-git, or {flags}")
+    if landing and not commit:
+        flags = " and ".join(landing)
+        why = "--no-commit" if over.commit is False else "[run] commit = false"
+        raise RunError(f"{flags} need a commit, and {why} makes none: drop one of them")
+    return GitChoices(
+        use_git=not over.no_git,
+        branch=_pick(over.branch, settings.run.branch),
+        commit=commit and not hand_back,
+        push=over.push,
+        pr=over.pr,
     )
 
 

@@ -4,6 +4,7 @@ cannot honour is a usage error (exit 2) that names it, before anything runs."""
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,14 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from patchwright.agent.request import Approval, GitChoices, Limits, Overrides, build_request
+from patchwright.agent.request import (
+    Approval,
+    GitChoices,
+    Limits,
+    Overrides,
+    RunError,
+    build_request,
+)
 from patchwright.cli import app
 from patchwright.config import Settings
 
@@ -78,7 +86,7 @@ def test_every_flag_of_run_reaches_the_task_typed(
         "--model", "scripted:x.jsonl", "--record", str(tmp_path / "r.jsonl"),
         "--test-timeout", "9", "--test-cmd", "pytest -x", "--done-when", "a", "--done-when", "b",
         "--max-iter", "3", "--candidates", "2", "--strategy", "pipeline", "--no-plan",
-        "--edit-format", "udiff", "--include", "x.py", "--branch", "--no-git", "--no-commit",
+        "--edit-format", "udiff", "--include", "x.py", "--branch",
         "--yes", "--approve-timeout", "5", "--push", "--pr", "--json", "--quiet",
     ])  # fmt: skip
     assert result.exit_code == 0, result.output
@@ -96,8 +104,35 @@ def test_every_flag_of_run_reaches_the_task_typed(
     assert (request.test_cmd, request.done_when, request.include) == ("pytest -x", ("a", "b"),
                                                                       ("x.py",))  # fmt: skip
     assert (request.strategy, request.edit_format) == ("pipeline", "udiff")
-    assert request.git == GitChoices(use_git=False, branch=True, commit=False, push=True, pr=True)
+    assert request.git == GitChoices(use_git=True, branch=True, commit=True, push=True, pr=True)
     assert request.approval == Approval(yes=True, timeout=5.0)
+
+
+@pytest.mark.parametrize(
+    ("overrides", "config", "said"),
+    [
+        (Overrides(no_git=True, commit=False), {}, None),
+        (Overrides(no_git=True, branch=True), {}, "--branch need git: drop --no-git"),
+        (Overrides(no_git=True, push=True, pr=True), {}, "--push and --pr need git"),
+        (
+            Overrides(push=True, commit=False),
+            {},
+            "--push need a commit, and --no-commit makes none",
+        ),
+        (Overrides(pr=True), {"commit": False}, "--pr need a commit, and [run] commit = false"),
+    ],
+)
+def test_git_flags_that_contradict_each_other_are_refused_not_dropped(
+    overrides: Overrides, config: dict[str, Any], said: str | None
+) -> None:
+    # before: --push --pr --no-commit ended solved, exit 0, nothing pushed and nothing said
+    settings = Settings.model_validate({"run": config})
+    if said is None:
+        git = build_request("t", settings, overrides).git
+        assert (git.use_git, git.commit) == (False, False)
+        return
+    with pytest.raises(RunError, match=re.escape(said)):
+        build_request("t", settings, overrides)
 
 
 def test_approve_timeout_applies_a_verified_change_without_yes(
