@@ -41,8 +41,11 @@ def _output(tool: str, result: ExecResult, ok: Sequence[int] = (0,)) -> str:
 
 
 def _relative(root: Path, name: str) -> str:
+    """A tool's file name (absolute, or relative to ``root`` where it ran) as a repository
+    path."""
+    path = Path(name) if Path(name).is_absolute() else root / name
     with contextlib.suppress(ValueError):
-        return Path(name).resolve().relative_to(root.resolve()).as_posix()
+        return path.resolve().relative_to(root.resolve()).as_posix()
     return name
 
 

@@ -136,7 +136,7 @@ class ToolFixer:
             self._note(f"no ruff fixes: {exc}")
             return []
         out = []
-        for path in sorted(set(safe) | unformatted):
+        for path in sorted((set(safe) | unformatted) & set(paths)):
             text = new = texts[path]
             tools = []
             try:
