@@ -162,3 +162,21 @@ def test_reply_with_no_edits() -> None:
 def test_crlf_reply_is_normalised() -> None:
     reply = "a.py\r\n<<<<<<< SEARCH\r\nx\r\n=======\r\ny\r\n>>>>>>> REPLACE\r\n"
     assert parse_reply(reply).edits[0].search == "x\n"
+
+
+def test_a_block_that_lost_its_search_head_is_refused_not_written_as_the_whole_file() -> None:
+    # seen from Qwen2.5-Coder-1.5B: the markers went into solution.py as its content
+    reply = (
+        "solution.py\n```python\n=======\ndef xor(i, j):\n    return '1' if i != j else '0'\n"
+        ">>>>>>> REPLACE\n```\n"
+    )
+    parsed = parse_reply(reply, known_files=["solution.py"])
+    assert parsed.edits == []
+    (error,) = parsed.errors
+    assert "no `<<<<<<< SEARCH` line" in error and "reply line 2" in error
+
+
+def test_a_whole_file_with_a_heading_underline_is_still_a_whole_file() -> None:
+    reply = "README.rst\n```rst\nTitle\n=======\n\ntext\n```\n"
+    parsed = parse_reply(reply, known_files=["README.rst"])
+    assert [e.kind for e in parsed.edits] == ["whole"] and not parsed.errors

@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from patchwright.edits.infer import owner_of_search, owner_of_whole
-from patchwright.edits.markers import HEAD, BlockError, BlockReader
+from patchwright.edits.markers import DIVIDER, HEAD, TAIL, BlockError, BlockReader
 from patchwright.edits.paths import clean_path, path_from_info, path_from_line
 from patchwright.edits.types import Edit, ParsedReply
 from patchwright.edits.udiff import is_file_header, parse_diff_file, parse_hunks
@@ -29,6 +29,12 @@ _TAG_PATH = re.compile(r"<(?:FILE|PATH)>\s*(.*?)\s*</(?:FILE|PATH)>", re.I | re.
 _TAG = {t: re.compile(rf"<{t}>(.*?)</{t}>", re.I | re.S) for t in ("SEARCH", "REPLACE")}
 _PROSE_PATH = re.compile(r"`([^`\s]+)`")
 _XML_TAGS = ("<search>", "</search>", "<replace>", "</replace>")
+
+
+def _headless_block(body: Sequence[str]) -> bool:
+    """A SEARCH/REPLACE block that lost its head (small models drop it): taken as a whole
+    file, its markers would be written into the file."""
+    return any(DIVIDER.match(x) for x in body) and any(TAIL.match(x) for x in body)
 
 
 def _text(lines: Sequence[str]) -> str:
@@ -216,6 +222,13 @@ class _Parser:
             self.fence = (marker[0], len(marker), end)
             return i + 1
         path = path_from_info(info, self.known) or self._look_back(i, prose=False)
+        if _headless_block(body):
+            self.errors.append(
+                f"the code block at reply line {i + 1} has `=======` and `>>>>>>> REPLACE` "
+                "lines but no `<<<<<<< SEARCH` line: give the lines to replace after "
+                "`<<<<<<< SEARCH`, or send the whole file without the markers"
+            )
+            return end + 1
         if path and end < len(self.lines):
             self.edits.append(Edit(path, "whole", "", _text(body), "whole"))
             self.path = path
