@@ -174,7 +174,7 @@ def call(name: str, **arguments: Any) -> dict[str, Any]:
     [(False, {}), (None, {"plan": False})],
     ids=["--no-plan", "[agent] plan = false"],
 )
-def test_the_agent_strategy_proposes_a_candidate_that_tnr_verifies(
+def test_the_agent_strategy_proposes_a_candidate_that_tnr_keeps(
     calc_world: dict[str, Any], plan: bool | None, agent_settings: dict[str, Any]
 ) -> None:
     fix = "calc/ops.py\n<<<<<<< SEARCH\n" + FIX[0] + "\n=======\n" + FIX[1] + "\n>>>>>>> REPLACE\n"
