@@ -23,12 +23,15 @@ def _figures(r: dict[str, Any]) -> dict[str, object]:
     kinds = [kind for _, kind in r.get("targets", [])]
     regressions = len(r.get("regressions", [])) + len(r.get("new_static_problems", []))
     return {
+        "repository": r.get("fixture", "inventory"),
         "model": r.get("model"),
+        "review flags": " ".join(r.get("review_args") or []) or "-",
         "iterations": r.get("iterations"),
         "defects fixed": f"{r.get('defects_fixed')}/{r.get('defects')}",
         "regressions": regressions,
         "accepted changes": r.get("accepted"),
         "of them tool fixes (no model)": kinds.count("lint"),
+        "of them cascade updates": kinds.count("cascade"),
         "rejected by the gates": r.get("rejected_by_gates"),
         "skipped / failed / clean": f"{r.get('skipped')} / {r.get('failed')} / {r.get('clean')}",
         "tokens": r.get("tokens"),

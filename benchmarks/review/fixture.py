@@ -1,8 +1,10 @@
-"""The benchmark's repository: a small inventory library with planted defects.
+"""The first benchmark repository: a small inventory library with seven planted defects.
 
 Kept as text so that the project's own linters never see the planted defects; ``DEFECTS``
-in ``run.py`` says what is planted where and how each is judged.
+says what is planted where, how each is judged and how a person would fix it.
 """
+
+from planted import Defect, Fixture
 
 FILES: dict[str, str] = {
     "README.md": r"""# inventory
@@ -205,3 +207,30 @@ def test_low_stock() -> None:
     assert low_stock(stock()) == ["B-2"]
 """,
 }
+
+DEFECTS = [
+    Defect("Item.value adds instead of multiplying", "test", "inventory/items.py",
+           "tests/test_items.py::test_value", "value",
+           ("return self.price + self.quantity", "return self.price * self.quantity"),
+           also=("tests/test_report.py::test_total_value",)),
+    Defect("restock adds one unit too few", "test", "inventory/stock.py",
+           "tests/test_stock.py::test_restock", "restock",
+           ("item.quantity += amount - 1", "item.quantity += amount")),
+    Defect("low_stock keeps the well-stocked items", "test", "inventory/stock.py",
+           "tests/test_stock.py::test_low_stock", "low_stock",
+           ("if item.quantity > threshold]", "if item.quantity < threshold]")),
+    Defect("is_missing compares to None with ==", "lint", "inventory/items.py", "E711",
+           "is_missing", ("return item == None", "return item is None")),
+    Defect("stock imports os and never uses it", "lint", "inventory/stock.py", "F401",
+           "restock", ("import os\n\n", ""), tool_fixable=True),
+    Defect("count_units returns a str", "types", "inventory/report.py",
+           'got "str", expected "int"', "count_units",
+           ("return str(sum(item.quantity for item in items))",
+            "return sum(item.quantity for item in items)")),
+    Defect("average_price returns None", "types", "inventory/report.py",
+           'got "None", expected "float"', "average_price",
+           ("        return None\n", "        return 0.0\n")),
+]  # fmt: skip
+
+FIXTURE = Fixture("inventory", "inventory", FILES, DEFECTS,
+                  "an inventory library: 3 bugs its tests catch, 2 lint and 2 type errors")  # fmt: skip
