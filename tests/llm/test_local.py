@@ -81,3 +81,30 @@ def test_embedded_model_uses_the_text_tool_protocol() -> None:
     reply = model.complete(convo, tools=tools, max_tokens=40, temperature=0.0)
     assert [c.name for c in reply.tool_calls] == ["read_file"]
     assert "setup.py" in str(reply.tool_calls[0].arguments.get("path"))
+
+
+@pytest.mark.slow
+def test_calls_and_models_of_one_process_share_one_loaded_model(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # what a chat session's second task relies on: no reload between tasks, nor for a new
+    # model object naming the same weights (each `make_model` of a task)
+    import llama_cpp
+
+    from patchwright.llm import local
+
+    local.clear_cache()
+    loads: list[int] = []
+    real = llama_cpp.Llama
+
+    def counting(*args: object, **kwargs: object) -> object:
+        loads.append(int(str(kwargs.get("n_ctx"))))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(llama_cpp, "Llama", counting)
+    short: list[Message] = [{"role": "user", "content": "Say yes."}]
+    longer: list[Message] = [{"role": "user", "content": "Say no. " + "Really. " * 300}]
+    make_model(SMALL).complete(short, max_tokens=4, temperature=0.0)
+    make_model(SMALL).complete(longer, max_tokens=4, temperature=0.0)
+    make_model(SMALL).complete(short, max_tokens=4, temperature=0.0)
+    assert loads == [local.MIN_CTX]

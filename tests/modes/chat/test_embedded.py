@@ -1,6 +1,8 @@
-"""The embedded model behind the REPL: two tasks in one session load the model once, so the
-second task's first token comes sooner than a fresh ``patchwright run``'s (which starts the
-process, imports and loads the model first). Prints the figures (run with ``-s``)."""
+"""The embedded model behind the REPL: two tasks in one session, each ending with its outcome
+the first one solved. That the session keeps one loaded model is
+``tests/llm/test_local.py``'s (it counts the loads); the time each task waits for its first
+token is printed (run with ``-s``) — a figure, not a pass mark: speed belongs in
+``benchmarks/``."""
 
 from __future__ import annotations
 
@@ -10,13 +12,12 @@ import re
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pexpect
 import pytest
 
-pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]  # three model runs on 2 cores
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(900)]  # two model runs on 2 cores
 
 PATCHWRIGHT = str(Path(sys.executable).parent / "patchwright")
 DEMO = Path(__file__).parents[3] / "examples" / "demo_repo"
@@ -29,15 +30,11 @@ TASK2 = (
     "Add a function discount_amount(price, percent) to inventory/pricing.py that returns how "
     "much apply_discount takes off the price."
 )
-FIXED = "return price * (1 - percent / 100)"
 OUTCOME = re.compile(r"(solved|unverified|failed|error)(\x1b\[[0-9;]*m)* · ")  # rich styles it
 
 
-def demo_repo(target: Path, *, fixed: bool = False) -> Path:
+def demo_repo(target: Path) -> Path:
     shutil.copytree(DEMO, target)
-    if fixed:
-        pricing = target / "inventory" / "pricing.py"
-        pricing.write_text(pricing.read_text().replace("return price * percent / 100", FIXED))
     for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "initial"]):
         subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@example.com", *args],
                        cwd=target, check=True, capture_output=True)  # fmt: skip
@@ -49,7 +46,7 @@ def env(home: Path) -> dict[str, str]:
             "XDG_DATA_HOME": str(home), "OMP_WAIT_POLICY": "PASSIVE"}  # fmt: skip
 
 
-def test_two_tasks_in_one_chat_load_the_model_once(tmp_path: Path) -> None:
+def test_two_tasks_in_one_chat_session_each_end_with_an_outcome(tmp_path: Path) -> None:
     repo = demo_repo(tmp_path / "chat")
     child = pexpect.spawn(PATCHWRIGHT, ["--model", MODEL, "--yes", "--max-iter", "1"],
                           cwd=str(repo), env=env(tmp_path), encoding="utf-8", timeout=900,
@@ -63,17 +60,7 @@ def test_two_tasks_in_one_chat_load_the_model_once(tmp_path: Path) -> None:
     child.expect(pexpect.EOF)
     transcript = next((repo / ".patchwright" / "sessions").iterdir()) / "transcript.jsonl"
     tasks = [e for e in map(json.loads, transcript.open()) if e["kind"] == "task"]
-    chat_first, chat_second = (float(t["first_token_s"]) for t in tasks)
-
-    fresh = demo_repo(tmp_path / "fresh", fixed=True)  # the state the second task started from
-    started = time.monotonic()
-    run = pexpect.spawn(PATCHWRIGHT, ["run", "--task", TASK2, "--model", MODEL, "--yes",
-                                      "--max-iter", "1"], cwd=str(fresh), env=env(tmp_path),
-                        encoding="utf-8", timeout=900, dimensions=(50, 200))  # fmt: skip
-    run.expect(re.compile(r"· [1-9]\d* tokens"))
-    fresh_first = time.monotonic() - started
-    run.expect(pexpect.EOF)
-
-    print(f"\nfirst token: chat task 1 {chat_first:.1f}s (loads the model), chat task 2 "
-          f"{chat_second:.1f}s, fresh `patchwright run` of task 2 {fresh_first:.1f}s")  # fmt: skip
-    assert chat_second < fresh_first
+    assert [t["outcome"] in ("solved", "unverified", "failed") for t in tasks] == [True, True]
+    assert tasks[0]["outcome"] == "solved"  # its failing test passes now, proved by the gates
+    print("\nfirst token: " + ", ".join(f"task {n} {float(t['first_token_s']):.1f}s"
+                                        for n, t in enumerate(tasks, 1)))  # fmt: skip
