@@ -19,6 +19,13 @@ def _row(name: str, before: object, after: object) -> str:
     return f"| {name} | {before} | {after} |"
 
 
+def _formats(table: dict[str, dict[str, int]]) -> str:
+    cells = [
+        f"{key} {row.get('accepted', 0)}/{sum(row.values())}" for key, row in sorted(table.items())
+    ]
+    return ", ".join(cells) or "-"
+
+
 def _figures(r: dict[str, Any]) -> dict[str, object]:
     kinds = [kind for _, kind in r.get("targets", [])]
     regressions = len(r.get("regressions", [])) + len(r.get("new_static_problems", []))
@@ -34,6 +41,7 @@ def _figures(r: dict[str, Any]) -> dict[str, object]:
         "of them cascade updates": kinds.count("cascade"),
         "rejected by the gates": r.get("rejected_by_gates"),
         "skipped / failed / clean": f"{r.get('skipped')} / {r.get('failed')} / {r.get('clean')}",
+        "model proposals by kind/format (accepted/all)": _formats(r.get("edit_formats") or {}),
         "tokens": r.get("tokens"),
         "tokens per accepted": r.get("tokens_per_accepted"),
         "minutes": r.get("minutes"),

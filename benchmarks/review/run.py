@@ -101,6 +101,7 @@ def measure(args: argparse.Namespace) -> dict[str, object]:
         "failed": _count(summary, "failed"),
         "clean": _count(summary, "clean"),
         "cascade_left": summary.get("cascade_left") or [],
+        "edit_formats": summary.get("edit_formats") or {},  # kind/format -> status -> count
         "tokens": tokens,
         "tokens_per_accepted": round(tokens / per) if accepted else None,
         "minutes": round(minutes, 1),

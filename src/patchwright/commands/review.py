@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import typer
 
@@ -13,7 +13,7 @@ FOCUS = ("bugs", "features", "both")
 ON_TIMEOUT = ("apply", "skip")
 
 
-def _usage(message: str) -> None:
+def _usage(message: str) -> NoReturn:
     text = json.dumps({"error": message}) if "--json" in sys.argv else f"error: {message}"
     typer.echo(text, err=True)
     raise typer.Exit(2)
@@ -46,6 +46,7 @@ def register(app: typer.Typer) -> None:
         smoke_seconds: float = typer.Option(5.0, "--smoke-seconds", min=0.0, help="Run the program this long after each change (0: no smoke run)."),
         heal: int = typer.Option(2, "--heal", min=0, help="Repairs of a proposal that fails the gates."),
         edit_format: str | None = typer.Option(None, "--edit-format", help="auto|diff|whole|udiff (default: the run.edit_format setting)."),
+        edit_format_for: list[str] = typer.Option([], "--edit-format-for", help="KIND=FORMAT: the edit format of proposals about smoke|tests|types|lint|cascade|clean|feature (repeatable; with --edit-format auto)."),
         no_commit: bool = typer.Option(False, "--no-commit", help="Keep accepted changes uncommitted."),
         no_git: bool = typer.Option(False, "--no-git", help="Plain directory: no git, journal only."),
         as_json: bool = typer.Option(False, "--json", help="Print exactly one JSON object."),
@@ -56,9 +57,14 @@ def register(app: typer.Typer) -> None:
         from patchwright.agent.edit_format import FORMATS
         from patchwright.modes.review.checkpoint import CheckpointOptions
         from patchwright.modes.review.cli import execute
+        from patchwright.modes.review.formats import parse_overrides
         from patchwright.modes.review.options import ReviewOptions
         from patchwright.modes.review.propose import Tuning
 
+        try:
+            formats = parse_overrides(edit_format_for)
+        except ValueError as exc:
+            _usage(f"--edit-format-for {exc}")
         opts = ReviewOptions(
             repo=repo,
             iterations=iterations,
@@ -68,7 +74,8 @@ def register(app: typer.Typer) -> None:
                                          _choice(on_timeout, ON_TIMEOUT, "--on-timeout")),  # type: ignore[arg-type]
             tuning=Tuning(heal=heal, smoke_seconds=smoke_seconds or None,
                           test_timeout=test_timeout,
-                          edit_format=edit_format and _choice(edit_format, FORMATS, "--edit-format")),
+                          edit_format=edit_format and _choice(edit_format, FORMATS, "--edit-format"),
+                          edit_formats=formats),
             cooldown=cooldown,
             memory_in_repo=memory_in_repo,
             test_cmd=test_cmd,

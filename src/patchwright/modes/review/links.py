@@ -37,7 +37,7 @@ def failing_test_links(
         found = set(traced.get(test_id, ()))
         case = run.cases.get(test_id)
         if not found and case is not None and case.path:
-            names = _test_names(test_id, texts.get(case.path, ""))
+            names = names_in_test(test_id, texts.get(case.path, ""))
             if names is None and case.path in symbols:
                 names = set(symbols[case.path].references)
             for name in names or ():
@@ -47,7 +47,7 @@ def failing_test_links(
     return links
 
 
-def _test_names(test_id: str, text: str) -> set[str] | None:
+def names_in_test(test_id: str, text: str) -> set[str] | None:
     """Identifiers used in the test function's body; None when it cannot be found."""
     name = test_id.split("::")[-1].split("[")[0]
     if not text or not name:

@@ -48,6 +48,7 @@ from patchwright.modes.review.checkpoint import CheckpointDesk, Proposal
 from patchwright.modes.review.files import ReviewPaths, pending_entry
 from patchwright.modes.review.files import sha as _sha
 from patchwright.modes.review.findings import Findings, scan
+from patchwright.modes.review.focus import focus
 from patchwright.modes.review.memory import ReviewMemory
 from patchwright.modes.review.options import (
     Focus,
@@ -64,7 +65,6 @@ from patchwright.modes.review.toolstep import ToolStep, batch_target
 from patchwright.verify import Baseline, TestRun, take_baseline
 from patchwright.verify.baseline import snapshot_texts
 from patchwright.verify.smoke import run_smoke
-from patchwright.verify.summary import describe_tests
 
 __all__ = ["Focus", "ReviewLoop", "ReviewOptions", "ReviewOutcome", "ReviewSummary",
            "review_request", "run_review"]  # fmt: skip
@@ -132,8 +132,10 @@ class ReviewLoop:
             self.summary.usage = self._totals()
             self.summary.seconds = time.monotonic() - started
             self.summary.queue = [item.path for item in self.queue]
-            self.bus.emit(ReviewEnd(**self.summary.to_json()))
-            record.write_summary(self.summary.to_json())
+            summary = self.summary.to_json()
+            event = {k: v for k, v in summary.items() if k != "edit_formats"}  # not the event's
+            self.bus.emit(ReviewEnd(**event))
+            record.write_summary(summary)
             for stop_listening_to in stop_listening:
                 stop_listening_to()
         return self.summary
@@ -285,6 +287,7 @@ class ReviewLoop:
         self.summary.proposals.append(outcome)
         data = outcome.to_json()
         data["proposal"] = data.pop("kind")  # an event's own "kind" names the event
+        data.pop("about"), data.pop("edit_format")  # in the summary, not the event
         self.bus.emit(ev.ReviewOutcome(iteration=self.iteration, **data))
 
     def _kind(self, target: Target) -> Kind:
@@ -302,7 +305,7 @@ class ReviewLoop:
             outcome.status == "clean"
             and kind == "bug"
             and self.opts.focus == "both"
-            and not ctx.findings
+            and not ctx.focus.findings
         ):
             self._phase("proposing", target=target.path, proposal="feature")
             outcome = self.proposer.propose(target, "feature", ctx, self.baseline)
@@ -311,18 +314,13 @@ class ReviewLoop:
 
     def _context(self, target: Target, texts: dict[str, str], index: RepoIndex) -> TargetContext:
         assert self.baseline is not None
-        run = self.baseline.tests
-        found = self.findings.of(target.path)
-        failing = sorted({f.test for f in found if f.test})
         notes = read_memory(self.repo.root)
         deps = find_dependents(index.symbols, [target.path])[:8]
         self.analysis.ensure([target.path, *deps], texts, index,
                              lambda path: self._phase("summarising", target=path))  # fmt: skip
         return TargetContext(
             texts=texts,
-            findings=[f.render() for f in found],
-            shown=[f.render() for f in found if not (failing and f.test)],
-            failures=describe_tests(run, failing) if run is not None and failing else "",
+            focus=focus(self.baseline.tests, self.findings.of(target.path), target.path, texts),
             project=self.analysis.excerpt([target.path, *deps], chars=900),
             recall=self.memory.recall(),
             outline=index.repo_map(focus=[target.path], tokens=500),

@@ -57,7 +57,17 @@ class ReviewSummary:
                 "cascade_left": self.queue, "usage": self.usage.to_dict(),
                 "seconds": round(self.seconds, 3), "reason": self.reason,
                 "notes": self.notes, "memory_dir": self.memory_dir,
-                "run_id": self.run_id}  # fmt: skip
+                "run_id": self.run_id, "edit_formats": self.by_format()}  # fmt: skip
+
+    def by_format(self) -> dict[str, dict[str, int]]:
+        """How the model's proposals ended, by what they were about and the edit format
+        asked for (``"tests/whole": {"accepted": 1, "failed": 2}``): which format lands."""
+        table: dict[str, dict[str, int]] = {}
+        for p in self.proposals:
+            if p.edit_format:
+                row = table.setdefault(f"{p.about}/{p.edit_format}", {})
+                row[p.status] = row.get(p.status, 0) + 1
+        return table
 
 
 def review_request(opts: ReviewOptions, settings: Settings) -> TaskRequest:

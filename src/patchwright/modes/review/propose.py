@@ -21,7 +21,6 @@ from rich.console import Console
 from patchwright.agent.checker import GateChecker
 from patchwright.agent.context import approx_tokens
 from patchwright.agent.criterion import Criterion
-from patchwright.agent.edit_format import choose_format
 from patchwright.agent.keeping import Keeper
 from patchwright.agent.pipeline_solver import SolveOptions, Trajectory
 from patchwright.agent.prompts import render
@@ -39,6 +38,8 @@ from patchwright.modes.review.checkpoint import (
     Proposal,
     make_checkpoint,
 )
+from patchwright.modes.review.focus import Focus
+from patchwright.modes.review.formats import edit_format
 from patchwright.modes.review.memory import Recall
 from patchwright.modes.review.solver import NothingToPropose, ReviewSolver
 from patchwright.modes.review.targeting import Target
@@ -64,12 +65,15 @@ class ProposalOutcome:
     attempts: int = 0
     commit: str | None = None
     test_run: TestRun | None = field(default=None, repr=False)  # of the kept change's check
+    about: str = ""  # what it was about (formats.KINDS): its target's most serious finding
+    edit_format: str = ""  # the format the model was asked for ("" for a tool fix)
 
     def to_json(self) -> dict[str, Any]:
         return {"status": self.status, "kind": self.kind, "target": self.target,
                 "rationale": self.rationale, "files": self.files, "commit": self.commit,
                 "fixed": self.fixed, "errors": self.errors[:2000], "reason": self.reason,
-                "attempts": self.attempts}  # fmt: skip
+                "attempts": self.attempts, "about": self.about,
+                "edit_format": self.edit_format}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,7 @@ class Tuning:
     smoke_seconds: float | None = 5.0
     test_timeout: float | None = None  # None: [run] test_timeout
     edit_format: str | None = None  # None: [run] edit_format
+    edit_formats: Mapping[str, str] = field(default_factory=dict)  # --edit-format-for KIND=FMT
 
 
 @dataclass
@@ -86,9 +91,7 @@ class TargetContext:
     """What the loop knows around a target, for its prompt and its definition of done."""
 
     texts: Mapping[str, str]
-    findings: list[str] = field(default_factory=list)
-    shown: list[str] = field(default_factory=list)  # the findings the prompt lists
-    failures: str = ""  # the failing tests that point at it, with their output
+    focus: Focus = field(default_factory=Focus)  # its findings, as the prompts show them
     project: str = ""
     recall: Recall = field(default_factory=lambda: Recall("", ""))
     outline: str = ""
@@ -102,12 +105,12 @@ def _goal(kind: Kind, target: Target, ctx: TargetContext) -> str:
         return f"Update {target.path} for the change in {target.cascade.trigger}: {changed}"
     if kind == "feature":
         return f"Add one small user-facing improvement to {target.path} without breaking anything"
-    listed = "; ".join(ctx.findings[:3])
+    listed = "; ".join(ctx.focus.findings[:3])
     return f"Fix the defects in {target.path}" + (f" ({listed})" if listed else "")
 
 
 def _done(kind: Kind, path: str, ctx: TargetContext) -> str:
-    if kind == "bug" and ctx.findings:
+    if kind == "bug" and ctx.focus.findings:
         return f"at least one of the problems found in {path} is fixed, and nothing else breaks"
     return ""
 
@@ -136,8 +139,9 @@ class Proposer:
         self, target: Target, kind: Kind, ctx: TargetContext, baseline: Baseline
     ) -> ProposalOutcome:
         text = ctx.texts.get(target.path, "")
-        info = self.session.model.info
-        fmt = choose_format(self.request.edit_format, info.small, [text.count("\n")])
+        about = ctx.focus.about if kind == "bug" else kind
+        fmt = edit_format(self.request.edit_format, about, small=self.session.model.info.small,
+                          lines=text.count("\n"), overrides=self.tuning.edit_formats)  # fmt: skip
         solver = self._solver(target, kind, ctx, baseline)
         solver.messages.extend([
             {"role": "system", "content": render("system", fmt=fmt)},
@@ -150,13 +154,16 @@ class Proposer:
             reply_tokens=_reply_tokens(fmt, text),
             free_retries=self.tuning.regenerate,
             done=_done(kind, target.path, ctx),
-            failures=ctx.failures or "\n".join(ctx.findings[:10]),
+            failures=ctx.focus.failures_brief or "\n".join(ctx.focus.findings[:10]),
         )
         try:
             result = solver.solve(opts)
         except NothingToPropose as nothing:
-            return ProposalOutcome("clean", kind, target.path, reason=str(nothing), attempts=1)
-        return _outcome(result, solver, kind, target.path)
+            return ProposalOutcome("clean", kind, target.path, reason=str(nothing), attempts=1,
+                                   about=about, edit_format=fmt)  # fmt: skip
+        outcome = _outcome(result, solver, kind, target.path)
+        outcome.about, outcome.edit_format = about, fmt
+        return outcome
 
     def _solver(
         self, target: Target, kind: Kind, ctx: TargetContext, baseline: Baseline
@@ -165,7 +172,7 @@ class Proposer:
         protected = [p for p in ctx.texts if is_test_path(p) and p != target.path]
         working = WorkingCopy(sorted(ctx.texts), repo.read_file, repo.confine, protected,
                               [target.path])  # fmt: skip
-        progress = ctx.findings if kind == "bug" else []
+        progress = ctx.focus.findings if kind == "bug" else []
         proposal = Proposal(target=target.path, kind=kind)
         solver = ReviewSolver(
             model=session.model,
@@ -177,8 +184,8 @@ class Proposer:
             on_token=self.on_token,
             proposal=proposal,
             goal=_goal(kind, target, ctx),
-            findings=ctx.shown[:15] if kind == "bug" else [],
-            failures=ctx.failures if kind == "bug" else "",
+            findings=ctx.focus.brief[:15] if kind == "bug" else [],
+            failures=ctx.focus.failures_brief if kind == "bug" else "",
             on_step=self.on_step,
         )
         return solver
@@ -211,7 +218,7 @@ class Proposer:
         return render(
             {"bug": "review_bugs", "feature": "review_feature", "cascade": "review_cascade"}[kind],
             path=target.path, lang=lang, text=text.rstrip("\n"), fmt=fmt,
-            findings=ctx.shown[:15], failures=ctx.failures, project=ctx.project,
+            findings=ctx.focus.shown[:15], failures=ctx.focus.failures, project=ctx.project,
             memory=ctx.recall.memory, history=ctx.recall.history, outline=ctx.outline,
             notes=ctx.notes, note_sources=ctx.note_sources, readonly=True, augment=[],
             trigger=cascade.trigger if cascade else "", ripples=cascade.ripples if cascade else [],
