@@ -79,6 +79,21 @@ def test_space_others_free_meanwhile_does_not_widen_the_budget(tmp_path: Path) -
     assert not watch.admit(600 * KiB) and watch.exceeded
 
 
+def test_space_freed_between_two_admitted_requests_does_not_admit_a_third(tmp_path: Path) -> None:
+    # seen with two test workers: the other one's cleanup freed 40 MiB while `fallocate`
+    # took 2 x 20 MiB here, and the free space alone let a third and a fourth in
+    area, elsewhere = tmp_path / "area", tmp_path / "elsewhere.bin"
+    area.mkdir()
+    write(elsewhere, 2048 * KiB)
+    watch = DiskWatch([area], budget=1024 * KiB)
+    for name in ("a", "b"):
+        assert watch.admit(400 * KiB)
+        write(area / name, 400 * KiB)
+    elsewhere.unlink()  # before any recount is due
+    assert not watch.admit(400 * KiB) and watch.exceeded
+    assert sorted(Path(w.path).name for w in watch.written) == ["a", "b"]
+
+
 def test_sizes_and_lists_read_plainly(tmp_path: Path) -> None:
     assert [human(n) for n in (7, 12 * KiB, 900 * KiB**2, 2 * KiB**3)] == [
         "7 B",

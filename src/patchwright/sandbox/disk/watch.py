@@ -68,6 +68,9 @@ class DiskWatch:
             self._devices.setdefault(area.stat().st_dev, area)
         self._free0 = {dev: _free(path) for dev, path in self._devices.items()}
         self._others = 0  # space others took (or, below zero, freed) meanwhile, at the last count
+        # at least this much is the run's: the last count plus every request admitted since —
+        # the free space alone would admit past the budget while someone else frees space
+        self._floor = 0
         self._next_count = time.monotonic() + _RECOUNT_EVERY
         self._lock = threading.Lock()
         self.exceeded = False
@@ -141,10 +144,12 @@ class DiskWatch:
             if self.exceeded:
                 return False
             drop = self._drop()
-            if drop - self._others + size <= self.budget:
+            if max(drop - self._others, self._floor) + size <= self.budget:
+                self._floor += size
                 return True
             total, found = self._count(drop, pids)
             if total + size <= self.budget:
+                self._floor = total + size
                 return True
             self.exceeded, self.written, self.refused = True, found, size
             return False
@@ -156,7 +161,7 @@ class DiskWatch:
         found = self.collect(pids())
         self._next_count = time.monotonic() + max(_RECOUNT_EVERY, 20 * (time.monotonic() - started))
         total = sum(w.bytes for w in found)
-        self._others = drop - total
+        self._others, self._floor = drop - total, total
         return total, found
 
     def collect(self, pids: Iterable[int] = ()) -> list[Written]:
