@@ -32,8 +32,11 @@ typecheck: setup
 contracts: setup
 	$(UV) run --no-sync lint-imports
 
+# Two workers on two cores: most tests wait on git, the sandbox and subprocesses (802 s one
+# at a time, ~550 s so). The embedded-model tests share one worker (tests/conftest.py).
+PYTEST_WORKERS ?= auto
 pytest: setup
-	$(UV) run --no-sync pytest
+	$(UV) run --no-sync pytest -n $(PYTEST_WORKERS) --dist loadgroup
 
 test: lint typecheck contracts pytest
 

@@ -172,3 +172,12 @@ def script(tmp_path: Path) -> Callable[[list[str]], Path]:
         return path
 
     return write
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under ``pytest -n`` (xdist, ``--dist loadgroup``) the tests that run the embedded model
+    share one worker, one after another: llama.cpp's threads collapse when two generations
+    compete for the two cores."""
+    for item in items:
+        if item.get_closest_marker("slow") is not None:
+            item.add_marker(pytest.mark.xdist_group("embedded-model"))
