@@ -5,7 +5,8 @@ A change to a function's signature can break a caller that the change never touc
 syntax, lint and type gates run on the touched files *and* on the files that use a
 definition of theirs (their baseline is the same check with the old text of the changed files,
 so only errors the change causes count), the tests gate runs the suite, and — when the gates
-pass — the program's entry point runs for a few seconds and must not crash in a new way.
+pass — the project's import contracts are checked where it keeps them (:mod:`.contracts`)
+and the program's entry point runs for a few seconds and must not crash in a new way.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from patchwright.agent.checker import Check, GateChecker, gate_event
 from patchwright.agent.criterion import Verdict
 from patchwright.agent.prompts import render
 from patchwright.events import ReviewDependents, ReviewProgress
+from patchwright.modes.review.contracts import Contracts
 from patchwright.verify import GateContext, GateResult, SmokeGate
 
 MAX_DEPENDENTS = 40  # a change to a name used everywhere checks its first 40 users
@@ -29,12 +31,16 @@ class ReviewChecker:
     smoke_seconds: float | None = None
     target: str = ""
     findings: list[str] = field(default_factory=list)  # progress is required when given
+    contracts: Contracts | None = None  # the project's import contracts, where it keeps them
 
     def check(self, touched: Sequence[str]) -> Check:
         extra = [p for p in self.dependents_of(touched) if p not in touched][:MAX_DEPENDENTS]
         if extra:
             self.gates.bus.emit(ReviewDependents(touched=list(touched), paths=extra))
         check = self.gates.check([*touched, *extra])
+        if check.gates_ok and self.contracts is not None:
+            check.results.append(self.contracts.gate())
+            self.gates.bus.emit(gate_event(check.results[-1]))
         if check.gates_ok and self.smoke_seconds:
             check.results.append(self._smoke(touched))
         if check.gates_ok and self.findings:

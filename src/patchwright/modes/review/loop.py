@@ -45,6 +45,7 @@ from patchwright.llm.router import Totals
 from patchwright.modes.review.analysis import Analysis
 from patchwright.modes.review.autofix import ToolFixer
 from patchwright.modes.review.checkpoint import CheckpointDesk, Proposal
+from patchwright.modes.review.contracts import Contracts
 from patchwright.modes.review.files import ReviewPaths, pending_entry
 from patchwright.modes.review.files import sha as _sha
 from patchwright.modes.review.findings import Findings, scan
@@ -58,7 +59,8 @@ from patchwright.modes.review.options import (
     review_request,
 )
 from patchwright.modes.review.propose import Kind, ProposalOutcome, Proposer, TargetContext
-from patchwright.modes.review.settle import Settler, cascade_items, pending_name
+from patchwright.modes.review.selfguard import SelfGuard, prepare
+from patchwright.modes.review.settle import Settler, cascade_items, iteration_notes, pending_name
 from patchwright.modes.review.targeting import CascadeItem, History, Target, candidates, choose
 from patchwright.modes.review.targeting import dependents as find_dependents
 from patchwright.modes.review.toolstep import ToolStep, batch_target
@@ -99,6 +101,7 @@ class ReviewLoop:
         self.tools = ToolStep(repo, self.proposer, self.settler, self.fixer, self.bus,
                               self._report, self.summary.notes)  # fmt: skip
         self.baseline: Baseline | None = None
+        self.console, self.guard = console, SelfGuard()
         self.findings = Findings()
         self.iteration = 0
         self._spent = Totals()
@@ -179,9 +182,16 @@ class ReviewLoop:
             where = f" under {', '.join(self.opts.targets)}" if self.opts.targets else ""
             raise RunError(f"nothing to review: no code files{where} (tests are reviewed only "
                            "when --target names them)")  # fmt: skip
+        root, sandbox = self.repo.root, self.session.sandbox
+        self.guard = prepare(root, sandbox, test_cmd_given=bool(self.opts.test_cmd))
         texts = self.session.read_texts()
         self.analysis.refresh(index, texts, files)
         self._rebaseline(texts, files)
+        self.proposer.contracts = Contracts.of(root, sandbox)
+        contracts = self.proposer.contracts.note if self.proposer.contracts else ""
+        for note in filter(None, [self.guard.describe(), contracts]):
+            self.summary.notes.append(note)
+            self.console.print(f"[yellow]note:[/] {note}")
 
     def _rebaseline(
         self, texts: dict[str, str], files: Sequence[str], tests: TestRun | None = None
@@ -202,6 +212,8 @@ class ReviewLoop:
         self.findings = scan(
             self.repo.root, self.session.sandbox, self.baseline, texts, files, self._index().symbols
         )
+        if tests is not None and self.proposer.contracts and self.proposer.contracts.broken:
+            self.proposer.contracts.refresh()  # a kept change may have mended one
         tests = self.baseline.tests
         self.bus.emit(ReviewFindings(total=self.findings.total,
                                      files={p: len(f) for p, f in self.findings.by_file.items()},
@@ -249,7 +261,9 @@ class ReviewLoop:
                           _sha(self.session.read_texts().get(target.path, "")))  # fmt: skip
         self.paths.save_cache(HISTORY_CACHE, {"files": self.history.files})
         self._phase("memory")
-        self.memory.update(self.iteration, self._notes(target, outcome))
+        self.memory.update(
+            self.iteration, iteration_notes(self.iteration, target, outcome, self.queue)
+        )
         return True
 
     def _fix_by_tools(self, texts: dict[str, str], files: list[str]) -> bool:
@@ -360,18 +374,6 @@ class ReviewLoop:
         files = self._files(index)
         self.analysis.refresh(index, after, files)
         self._rebaseline(after, files, outcome.test_run)
-
-    def _notes(self, target: Target, outcome: ProposalOutcome) -> list[str]:
-        why = target.reasons[0] if target.reasons else "chosen"
-        line = f"iteration {self.iteration}: reviewed {target.path} ({why}): {outcome.status}"
-        notes = [line + (f" — {outcome.rationale}" if outcome.rationale else "")]
-        if outcome.commit:
-            notes.append(f"committed {outcome.commit[:12]} changing {', '.join(outcome.files)}")
-        if outcome.status == "rejected":
-            notes.append(f"the gates rejected it: {outcome.errors.strip()[:300]}")
-        if self.queue:
-            notes.append("cascade queue: " + ", ".join(i.path for i in self.queue))
-        return notes
 
     # -- usage -----------------------------------------------------------------------------
     def _totals(self) -> Totals:

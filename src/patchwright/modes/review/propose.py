@@ -38,6 +38,7 @@ from patchwright.modes.review.checkpoint import (
     Proposal,
     make_checkpoint,
 )
+from patchwright.modes.review.contracts import Contracts
 from patchwright.modes.review.focus import Focus
 from patchwright.modes.review.formats import edit_format
 from patchwright.modes.review.memory import Recall
@@ -134,6 +135,7 @@ class Proposer:
     interactive: bool | None = None
     on_step: Trajectory = lambda messages, actions: None  # the trajectory, after each step
     on_token: OnToken | None = None
+    contracts: Contracts | None = None  # the project's import contracts (the loop's bootstrap)
 
     def propose(
         self, target: Target, kind: Kind, ctx: TargetContext, baseline: Baseline
@@ -198,7 +200,7 @@ class Proposer:
                             repo.test_cmd, self.request.limits.test_timeout,
                             session.command_timeout)  # fmt: skip
         return ReviewChecker(gates, self.dependents_of, self.tuning.smoke_seconds, target,
-                             findings)  # fmt: skip
+                             findings, self.contracts)  # fmt: skip
 
     def keeper(self, proposal: Proposal, working: WorkingCopy) -> Keeper:
         """Keeps a verified change once the checkpoint says so (the pending file written)."""

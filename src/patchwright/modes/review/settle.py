@@ -9,7 +9,7 @@ FAILED_PEER_REVIEW.md or FAILED_FEATURE.md with its errors and last attempt.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from patchwright import interrupts
@@ -23,7 +23,7 @@ from patchwright.llm import Model
 from patchwright.modes.review.files import ReviewPaths, cut_diff, failed_entry
 from patchwright.modes.review.memory import ReviewMemory
 from patchwright.modes.review.propose import ProposalOutcome
-from patchwright.modes.review.targeting import CascadeItem
+from patchwright.modes.review.targeting import CascadeItem, Target
 from patchwright.workspace.undo import undo
 
 PENDING = {"feature": "FEATURE.md"}  # other kinds: PEER_REVIEW.md
@@ -121,3 +121,19 @@ def cascade_items(
                 triggers.setdefault(user, path)
     diff = cut_diff(outcome.diff)
     return [CascadeItem(u, triggers[u], tuple(dict.fromkeys(r)), diff) for u, r in users.items()]
+
+
+def iteration_notes(
+    iteration: int, target: Target, outcome: ProposalOutcome, queue: Sequence[CascadeItem]
+) -> list[str]:
+    """What MEMORY.md is told of one iteration: the review, its outcome, the queue."""
+    why = target.reasons[0] if target.reasons else "chosen"
+    line = f"iteration {iteration}: reviewed {target.path} ({why}): {outcome.status}"
+    notes = [line + (f" — {outcome.rationale}" if outcome.rationale else "")]
+    if outcome.commit:
+        notes.append(f"committed {outcome.commit[:12]} changing {', '.join(outcome.files)}")
+    if outcome.status == "rejected":
+        notes.append(f"the gates rejected it: {outcome.errors.strip()[:300]}")
+    if queue:
+        notes.append("cascade queue: " + ", ".join(i.path for i in queue))
+    return notes
