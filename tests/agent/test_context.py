@@ -9,8 +9,8 @@ import pytest
 from patchwright.agent.context import ContextRequest, approx_tokens, build_context
 from patchwright.agent.edit_format import choose_format
 from patchwright.agent.memory import read_memory
+from patchwright.agent.relations.traceback_refs import referenced_files
 from patchwright.agent.relevance import mentioned_files, rank_files, task_terms
-from patchwright.agent.traceback_refs import referenced_files
 
 TEXTS = {
     "shop/pricing.py": "def apply_discount(price, percent):\n    return price * percent\n",

@@ -10,8 +10,13 @@ from pathlib import Path
 
 import pytest
 
-from patchwright.agent.coverage_links import changed_in, changed_lines, covered_spans, reaches
 from patchwright.agent.criterion import Criterion, decide, evaluate, link_by_coverage
+from patchwright.agent.relations.coverage_links import (
+    changed_in,
+    changed_lines,
+    covered_spans,
+    reaches,
+)
 from patchwright.sandbox import Sandbox
 from patchwright.verify import Baseline, take_baseline
 from patchwright.verify.testcover import cover_tests

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from patchwright.agent.criterion import Criterion, decide, evaluate
-from patchwright.agent.related_tests import related_tests, task_pointers
+from patchwright.agent.relations.related_tests import related_tests, task_pointers
 from patchwright.verify import Baseline
 from patchwright.verify.testrun import TestCase, TestRun
 

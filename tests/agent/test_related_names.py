@@ -4,8 +4,8 @@
 
 from __future__ import annotations
 
-from patchwright.agent.related_tests import related_tests, task_pointers
-from patchwright.agent.word_forms import contains, parts, stem
+from patchwright.agent.relations.related_tests import related_tests, task_pointers
+from patchwright.agent.relations.word_forms import contains, parts, stem
 from patchwright.verify.testrun import TestCase, TestRun
 
 TEXTS = {

@@ -17,7 +17,7 @@ import pytest
 
 from patchwright.agent.context import ContextRequest, build_context
 from patchwright.agent.criterion import decide
-from patchwright.agent.test_links import CodeLinks
+from patchwright.agent.relations.test_links import CodeLinks
 from patchwright.verify import Baseline
 from patchwright.verify.testrun import TestCase, TestRun
 from patchwright.workspace.files import read_context_files

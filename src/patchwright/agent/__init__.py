@@ -13,11 +13,9 @@ Follow a task through it:
 3. :mod:`.session` — ``Session``: the one place that turns ``Settings`` into the model
    (router, caps, keys), the sandbox, the index, the event bus and the usage ledger.
 4. What "done" means, decided before the first edit: :mod:`.criterion` (the criterion and its
-   verdict), :mod:`.related_tests` and :mod:`.word_forms` (which failing tests a task is about),
-   :mod:`.test_links` (which code a test file exercises and which tests a file has, in Python,
-   JavaScript/TypeScript, Go and Rust; :mod:`.rust_links` for crates, :mod:`.code_defs` for
-   what a file defines), :mod:`.coverage_links` (tests linked by the lines they ran),
-   :mod:`.traceback_refs`, :mod:`.relevance`.
+   verdict) and :mod:`.relations` — which failing tests a task is about, which code a test
+   exercises and which tests a file has (Python, JavaScript/TypeScript, Go, Rust), tests
+   linked by the lines they ran, the files a traceback names; :mod:`.relevance`.
 5. What the model sees: :mod:`.context` (files within a token budget), :mod:`.memory`
    (AGENTS.md and friends), :mod:`.prompts` (the Jinja templates in ``templates/``),
    :mod:`.lang_examples` (the edit prompt's worked example in the code's language),

@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from patchwright import events as ev
-from patchwright.agent.coverage_links import changed_in
 from patchwright.agent.criterion import Criterion, Verdict, evaluate
+from patchwright.agent.relations.coverage_links import changed_in
 from patchwright.events import CriterionResult, EventBus
 from patchwright.sandbox import Sandbox
 from patchwright.verify import Baseline, GateResult, run_gates, summarize_failures

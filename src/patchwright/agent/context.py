@@ -16,9 +16,9 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from patchwright.agent.memory import read_memory
+from patchwright.agent.relations.test_links import CodeLinks
+from patchwright.agent.relations.traceback_refs import referenced_files
 from patchwright.agent.relevance import mentioned_files, rank_files
-from patchwright.agent.test_links import CodeLinks
-from patchwright.agent.traceback_refs import referenced_files
 from patchwright.index.locate import is_test_path
 from patchwright.llm.types import rough_token_count
 

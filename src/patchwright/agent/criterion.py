@@ -22,8 +22,8 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from patchwright.agent.coverage_links import Spans, covered_spans, reaches
-from patchwright.agent.related_tests import is_test_path, related_tests, traced_files
+from patchwright.agent.relations.coverage_links import Spans, covered_spans, reaches
+from patchwright.agent.relations.related_tests import is_test_path, related_tests, traced_files
 from patchwright.agent.relevance import mentioned_files
 from patchwright.sandbox import Sandbox
 from patchwright.verify import Baseline

@@ -16,7 +16,7 @@ from patchwright.agent.criterion import (
     decide,
     link_by_coverage,
 )
-from patchwright.agent.related_tests import is_test_path
+from patchwright.agent.relations.related_tests import is_test_path
 from patchwright.agent.relevance import mentioned_files
 from patchwright.agent.request import TaskRequest
 from patchwright.agent.session import Session

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from patchwright.agent.traceback_refs import referenced_files
+from patchwright.agent.relations.traceback_refs import referenced_files
 from patchwright.index import FileSymbols
 from patchwright.modes.review.links import failing_test_links
 from patchwright.sandbox import Sandbox

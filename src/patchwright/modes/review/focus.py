@@ -20,7 +20,7 @@ import ast
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from patchwright.agent.traceback_refs import referenced_files
+from patchwright.agent.relations.traceback_refs import referenced_files
 from patchwright.modes.review.findings import Finding
 from patchwright.modes.review.formats import finding_kind
 from patchwright.modes.review.links import names_in_test

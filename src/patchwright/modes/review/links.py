@@ -13,7 +13,7 @@ import ast
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
-from patchwright.agent.related_tests import traced_files
+from patchwright.agent.relations.related_tests import traced_files
 from patchwright.index import FileSymbols
 from patchwright.verify import TestRun
 

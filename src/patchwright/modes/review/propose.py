@@ -24,7 +24,7 @@ from patchwright.agent.criterion import Criterion
 from patchwright.agent.keeping import Keeper
 from patchwright.agent.pipeline_solver import SolveOptions, Trajectory
 from patchwright.agent.prompts import render
-from patchwright.agent.related_tests import is_test_path
+from patchwright.agent.relations.related_tests import is_test_path
 from patchwright.agent.request import TaskRequest
 from patchwright.agent.session import Session
 from patchwright.agent.solve_types import Decision, StrategyResult

@@ -13,7 +13,7 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from patchwright import interrupts
-from patchwright.agent.related_tests import is_test_path
+from patchwright.agent.relations.related_tests import is_test_path
 from patchwright.agent.task.commit_message import write_commit_message
 from patchwright.agent.task.land import commit_change
 from patchwright.agent.task.repo import TaskRepo

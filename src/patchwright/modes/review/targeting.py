@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Any
 
-from patchwright.agent.related_tests import is_test_path
+from patchwright.agent.relations.related_tests import is_test_path
 from patchwright.index import FileSymbols
 from patchwright.index.graph import rank
 from patchwright.modes.review.findings import Finding, Findings

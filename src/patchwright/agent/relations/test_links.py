@@ -24,9 +24,9 @@ from collections.abc import Mapping
 from functools import cached_property
 from pathlib import PurePosixPath
 
-from patchwright.agent.code_defs import JS_SUFFIXES, defined_names, family_of
+from patchwright.agent.relations.code_defs import JS_SUFFIXES, defined_names, family_of
+from patchwright.agent.relations.rust_links import INLINE_TESTS, Crate, crates, rust_code_under_test
 from patchwright.agent.relevance import imported_files
-from patchwright.agent.rust_links import INLINE_TESTS, Crate, crates, rust_code_under_test
 from patchwright.index.locate import is_test_path
 
 __all__ = ["CodeLinks"]

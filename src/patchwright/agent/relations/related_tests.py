@@ -22,11 +22,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-from patchwright.agent.code_defs import definitions
+from patchwright.agent.relations.code_defs import definitions
+from patchwright.agent.relations.test_links import CodeLinks
+from patchwright.agent.relations.traceback_refs import referenced_files
+from patchwright.agent.relations.word_forms import contains, parts, stem
 from patchwright.agent.relevance import mentioned_files
-from patchwright.agent.test_links import CodeLinks
-from patchwright.agent.traceback_refs import referenced_files
-from patchwright.agent.word_forms import contains, parts, stem
 from patchwright.index.locate import is_test_path
 from patchwright.verify.testrun import TestCase, TestRun
 
