@@ -37,11 +37,15 @@ from patchwright.llm.weights import ResolvedWeights, resolve
 MIN_CTX = 8192
 CTX_STEP = 4096
 DEFAULT_REPLY_BUDGET = 1024
-# Reusing a cached prefix evaluates the rest of the prompt in differently aligned batches,
-# which can flip a near-tie even at temperature 0. When a prompt shares only a few template
-# tokens with another conversation's cache, the saving is nothing: the cache is dropped and
-# the call answers as a fresh process would.
-MIN_REUSE = 64
+# A prompt is evaluated in batches of N_BATCH tokens, and a token's numbers depend on the
+# batch it was evaluated in: reusing a cached prefix of any length would evaluate the rest
+# in differently aligned batches, which flips near-ties even at temperature 0 (measured: the
+# same HumanEvalFix prompt answered with the fix in one run and an unchanged file in the next,
+# after a different task had filled the cache). So only whole batches that an earlier call
+# evaluated as its prompt are reused: every batch after them falls where a fresh process
+# would put it, and the reply is the one a fresh process gives.
+N_BATCH = 512
+_PREFILLED = "_patchwright_prefilled"  # on a Llama: how many tokens its last prompt had
 _CACHE_SIZE = 2
 
 
@@ -152,7 +156,8 @@ def get_llama(path: Path, need: int, n_ctx_train: int) -> Any:
             n_ctx=n_ctx,
             n_threads=threads,
             n_threads_batch=threads,
-            n_batch=512,
+            n_batch=N_BATCH,
+            n_ubatch=N_BATCH,
             chat_format="chat_template.default",
             verbose=False,
         )
@@ -191,6 +196,16 @@ class CallStats:
     @property
     def prefilled_tokens(self) -> int:
         return self.prompt_tokens - self.reused_tokens
+
+
+def _reusable(llm: Any, prompt: Sequence[int]) -> int:
+    """How much of the cache a call may keep: the prefix it shares with the last prompt
+    (never generated tokens, which were evaluated one at a time), in whole batches, and
+    at least one token left to evaluate."""
+    shared = min(
+        _common_prefix(list(llm._input_ids), prompt), len(prompt) - 1, getattr(llm, _PREFILLED, 0)
+    )
+    return shared - shared % N_BATCH
 
 
 def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
@@ -247,11 +262,12 @@ class LocalModel:
             )
         with _path_lock(path):
             llm = get_llama(path, len(prompt) + budget, vocab.n_ctx_train)
-            cached = list(llm._input_ids)
-            reused = min(_common_prefix(cached, prompt), len(prompt) - 1)
-            if reused < MIN_REUSE and reused < len(cached) // 2:  # another conversation
+            reused = _reusable(llm, prompt)
+            if reused:
+                llm.n_tokens = reused  # llama-cpp-python matches the prefix up to here only
+            else:
                 llm.reset()
-                reused = 0
+            setattr(llm, _PREFILLED, len(prompt))
             text, finish, first_at = self._generate(llm, msgs, budget, temperature, on_token)
         end = time.monotonic()
         completion = len(vocab.tokenize(text, special=False)) if text else 0
