@@ -69,3 +69,15 @@ def test_a_run_is_found_by_a_unique_prefix_or_as_the_newest(tmp_path: Path) -> N
 def test_run_ids_sort_by_time_and_differ() -> None:
     a, b = new_run_id(), new_run_id()
     assert a != b and len(a) == len("20250101-000000-aaaaaa") and a[:8].isdigit()
+
+
+def test_a_crash_leaves_its_traceback_in_the_record(tmp_path: Path) -> None:
+    record = RunRecord(tmp_path)
+    try:
+        [][0]
+    except IndexError as exc:
+        path = record.write_crash(exc)
+    assert path == record.dir / "crash.txt"
+    text = path.read_text()
+    assert "Traceback" in text and "IndexError: list index out of range" in text
+    assert "test_a_crash_leaves_its_traceback_in_the_record" in text

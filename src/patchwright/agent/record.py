@@ -8,6 +8,7 @@ import json
 import os
 import secrets
 import time
+import traceback
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -51,6 +52,13 @@ class RunRecord:
         data = {"run_id": self.run_id, "messages": list(messages), "actions": list(actions)}
         body = json.dumps(data, indent=1)
         _write_atomic(self.dir / "trajectory.json", self._redact(body))
+
+    def write_crash(self, exc: BaseException) -> Path:
+        """The traceback of a crash, for whoever reports it (``crash.txt``)."""
+        path = self.dir / "crash.txt"
+        text = "".join(traceback.format_exception(exc))
+        _write_atomic(path, self._redact(text))
+        return path
 
     def write_summary(self, summary: dict[str, Any]) -> None:
         body = json.dumps(summary, indent=2, default=str)

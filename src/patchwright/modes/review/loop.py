@@ -129,7 +129,9 @@ class ReviewLoop:
         except RunError:
             raise
         except Exception as exc:  # a crash still leaves a record and a clean repository
-            self.summary.outcome, self.summary.reason = "error", f"{type(exc).__name__}: {exc}"
+            where = record.write_crash(exc)
+            self.summary.outcome = "error"
+            self.summary.reason = f"{type(exc).__name__}: {exc} (traceback: {where})"
         finally:
             self.settler.clear_pending()
             self.summary.usage = self._totals()
