@@ -188,3 +188,66 @@ def test_a_form_feed_in_the_file_does_not_shift_the_merged_definitions() -> None
     out = apply_edits([Edit("stats.py", "whole", "", reply, "t")], {"stats.py": current})
     assert out.ok
     assert out.new_texts["stats.py"] == current.replace("return 0", "return sum(xs) / len(xs)")
+
+
+def test_a_search_that_runs_past_the_end_of_the_file_is_explained_not_a_crash() -> None:
+    # the 1.5B model's reply in a review: three-space indents, 18 lines matched fuzzily from
+    # line 13 of a 29-line file; the explanation's excerpt read past the last line
+    from patchwright.edits.explain import explain_not_found
+    from patchwright.edits.match import NotFound
+
+    file_lines = [
+        '"""Reports: the value of the stock and a printable summary."""',
+        "",
+        "from __future__ import annotations",
+        "",
+        "from inventory.items import Item",
+        "",
+        "",
+        "def total_value(items: list[Item]) -> float:",
+        '    """The value of all the stock."""',
+        "    return sum(item.value() for item in items)",
+        "",
+        "",
+        "def count_units(items: list[Item]) -> int:",
+        '    """How many units are in stock, all items together."""',
+        "    return int(sum(item.quantity for item in items))",
+        "",
+        "",
+        "def average_price(items: list[Item]) -> float:",
+        '    """The mean unit price of the items (0.0 for no items)."""',
+        "    if not items:",
+        "        return 0.0",
+        "    return sum(item.price for item in items) / len(items)",
+        "",
+        "",
+        "def summary(items: list[Item]) -> str:",
+        '    """One line per item, then the total value."""',
+        "    lines = [item.describe() for item in items]",
+        '    lines.append(f"total: {total_value(items):.2f}")',
+        '    return "\\n".join(lines)',
+    ]
+    search = [
+        "",
+        "def count_units(items: list[Item]) -> int:",
+        '   """How many units are in stock, all items together."""',
+        "   return int(sum(item.quantity for item in items))",
+        "",
+        "",
+        "def average_price(items: list[Item]) -> float:",
+        '   """The mean unit price of the items (0.0 for no items)."""',
+        "   if not items:",
+        "       return 0.0",
+        "   return sum(item.price for item in items) / len(items)",
+        "",
+        "",
+        "def summary(items: list[Item]) -> str:",
+        '   """One line per item, then the total value."""',
+        "   lines = [item.describe() for item in items]",
+        '   lines.append(f"total: {total_value(items):.2f}")',
+        '   return "\\n".join(lines)',
+    ]
+    miss = NotFound("the closest lines differ in relative indentation", [], "fuzzy", line=13)
+    message, shown, line = explain_not_found(file_lines, search, miss)
+    assert line == 13 and "relative indentation" in message
+    assert shown is not None and shown.splitlines()[-1].startswith("29 | ")

@@ -14,8 +14,10 @@ MAX_EXCERPT_LINES = 20
 
 
 def excerpt(file_lines: Sequence[str], start: int, end: int) -> str:
-    """File lines ``start:end`` (0-based) with 1-based line numbers, capped in length."""
-    end = min(end, start + MAX_EXCERPT_LINES)
+    """File lines ``start:end`` (0-based) with 1-based line numbers, capped in length and to
+    the lines the file has (a SEARCH may run past its end)."""
+    start = max(0, min(start, len(file_lines) - 1))
+    end = min(end, start + MAX_EXCERPT_LINES, len(file_lines))
     width = len(str(end))
     return "\n".join(f"{i + 1:>{width}} | {file_lines[i]}" for i in range(start, end))
 
