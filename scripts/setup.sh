@@ -48,4 +48,9 @@ if command -v npm >/dev/null 2>&1 \
 fi
 
 echo "==> syncing the environment from uv.lock (first run compiles llama.cpp: ~10 min on 2 cores)"
-CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2} $UV sync --frozen --all-extras
+# From uv's cache first: online, uv revalidates llama-cpp-python's sdist with PyPI, and a new
+# cache revision compiles llama.cpp again (~10 min) although nothing changed.
+export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2}
+if ! $UV sync --frozen --all-extras --offline >/dev/null 2>&1; then
+    $UV sync --frozen --all-extras
+fi
