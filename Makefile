@@ -33,10 +33,12 @@ contracts: setup
 	$(UV) run --no-sync lint-imports
 
 # Two workers on two cores: most tests wait on git, the sandbox and subprocesses (802 s one
-# at a time, ~550 s so). The embedded-model tests share one worker (tests/conftest.py).
+# at a time, ~520 s so). The embedded-model tests share one worker (tests/conftest.py); the
+# tests marked serial measure the machine's shared disk and run afterwards, alone.
 PYTEST_WORKERS ?= auto
 pytest: setup
-	$(UV) run --no-sync pytest -n $(PYTEST_WORKERS) --dist loadgroup
+	$(UV) run --no-sync pytest -n $(PYTEST_WORKERS) --dist loadgroup -m "not serial"
+	$(UV) run --no-sync pytest -m serial
 
 test: lint typecheck contracts pytest
 

@@ -24,6 +24,10 @@ from patchwright.sandbox import Limits, Sandbox
 from patchwright.sandbox.disk import clean as diskclean
 from patchwright.sandbox.disk.fallocgate import Gate
 
+# The peaks measured here are of a filesystem the machine shares: another test deleting or
+# writing files meanwhile moves them (`make test` runs these after the parallel part, alone).
+pytestmark = pytest.mark.serial
+
 MODES = ["bwrap", "unshare", "none"]
 MiB = 1024**2
 BUDGET = 200 * MiB
