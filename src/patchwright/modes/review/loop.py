@@ -21,6 +21,7 @@ from rich.console import Console
 
 from patchwright import events as ev
 from patchwright import interrupts
+from patchwright.agent.checker import GatesCouldNotRun
 from patchwright.agent.memory import read_memory
 from patchwright.agent.record import RunRecord
 from patchwright.agent.request import RunError
@@ -128,6 +129,8 @@ class ReviewLoop:
             self.summary.outcome, self.summary.reason = "stopped", f"{exc.cap} cap reached: {exc}"
         except RunError:
             raise
+        except GatesCouldNotRun as exc:  # a tool that cannot run here: its message says what to do
+            self.summary.outcome, self.summary.reason = "error", f"GatesCouldNotRun: {exc}"
         except Exception as exc:  # a crash still leaves a record and a clean repository
             where = record.write_crash(exc)
             self.summary.outcome = "error"
