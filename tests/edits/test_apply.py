@@ -227,26 +227,8 @@ def test_a_search_that_runs_past_the_end_of_the_file_is_explained_not_a_crash() 
         '    lines.append(f"total: {total_value(items):.2f}")',
         '    return "\\n".join(lines)',
     ]
-    search = [
-        "",
-        "def count_units(items: list[Item]) -> int:",
-        '   """How many units are in stock, all items together."""',
-        "   return int(sum(item.quantity for item in items))",
-        "",
-        "",
-        "def average_price(items: list[Item]) -> float:",
-        '   """The mean unit price of the items (0.0 for no items)."""',
-        "   if not items:",
-        "       return 0.0",
-        "   return sum(item.price for item in items) / len(items)",
-        "",
-        "",
-        "def summary(items: list[Item]) -> str:",
-        '   """One line per item, then the total value."""',
-        "   lines = [item.describe() for item in items]",
-        '   lines.append(f"total: {total_value(items):.2f}")',
-        '   return "\\n".join(lines)',
-    ]
+    # the model's copy of the file's last 18 lines, one space less indented
+    search = [line[1:] if line.startswith(" ") else line for line in file_lines[-18:]]
     miss = NotFound("the closest lines differ in relative indentation", [], "fuzzy", line=13)
     message, shown, line = explain_not_found(file_lines, search, miss)
     assert line == 13 and "relative indentation" in message

@@ -60,6 +60,10 @@ class RunRecord:
         _write_atomic(path, self._redact(text))
         return path
 
+    def crash_reason(self, exc: BaseException) -> str:
+        """What a crash says in a summary, its traceback kept (:meth:`write_crash`)."""
+        return f"{type(exc).__name__}: {exc} (traceback: {self.write_crash(exc)})"
+
     def write_summary(self, summary: dict[str, Any]) -> None:
         body = json.dumps(summary, indent=2, default=str)
         _write_atomic(self.dir / "summary.json", self._redact(body))

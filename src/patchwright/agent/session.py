@@ -27,7 +27,8 @@ from patchwright.events import (
     TxnRecovered,
 )
 from patchwright.llm import Caps, ModelError, make_model
-from patchwright.llm.router import EventHook, Router, Totals
+from patchwright.llm.ledger import Totals
+from patchwright.llm.router import EventHook, Router
 from patchwright.sandbox import Limits, Sandbox
 from patchwright.workspace.files import read_context_files
 from patchwright.workspace.transaction import recover

@@ -12,7 +12,8 @@ from __future__ import annotations
 from patchwright.llm.catalog import Catalog, ModelInfo
 from patchwright.llm.errors import CapExceeded, ModelConfigError, ModelError, ProviderError
 from patchwright.llm.factory import DEFAULT_MODEL, make_model, parse_spec
-from patchwright.llm.router import CallRecord, Router, Totals
+from patchwright.llm.ledger import CallRecord, Totals
+from patchwright.llm.router import Router
 from patchwright.llm.scripted import ScriptedModel, ScriptExhausted, append_record
 from patchwright.llm.secrets import redact, secret_env_names
 from patchwright.llm.types import (

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +33,7 @@ from patchwright.events import (
 )
 from patchwright.llm.catalog import ModelInfo
 from patchwright.llm.errors import CapExceeded, ModelConfigError, ProviderError
+from patchwright.llm.ledger import CallRecord, Totals
 from patchwright.llm.scripted import append_record
 from patchwright.llm.secrets import ApiKey
 from patchwright.llm.types import (
@@ -42,51 +43,12 @@ from patchwright.llm.types import (
     OnToken,
     Reply,
     ToolSpec,
-    Usage,
     messages_token_estimate,
     normalize_tools,
 )
 
 EventHook = Callable[[Event], None]
 DEFAULT_REPLY_BUDGET = 4096
-
-
-@dataclass
-class CallRecord:
-    """Accounting of one successful call (keys appear by label only)."""
-
-    model: str
-    key: str
-    usage: Usage
-    cost: float
-    seconds: float
-    estimated_cost: float
-    estimated_tokens: int
-    temperature: float | None = None  # what was sent; None: the provider's own sampling
-
-
-@dataclass
-class Totals:
-    """Per-run sums. ``attempts`` counts every request sent, failed ones included."""
-
-    calls: int = 0
-    attempts: int = 0
-    usage: Usage = field(default_factory=Usage)
-    cost: float = 0.0
-    seconds: float = 0.0
-
-    @property
-    def tokens(self) -> int:
-        return self.usage.total_tokens
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "calls": self.calls,
-            "attempts": self.attempts,
-            **self.usage.to_dict(),
-            "cost": round(self.cost, 6),
-            "seconds": round(self.seconds, 3),
-        }
 
 
 class Candidate:

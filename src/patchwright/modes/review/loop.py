@@ -42,7 +42,7 @@ from patchwright.events import (
 )
 from patchwright.index import RepoIndex
 from patchwright.llm import CapExceeded, redact
-from patchwright.llm.router import Totals
+from patchwright.llm.ledger import Totals
 from patchwright.modes.review.analysis import Analysis
 from patchwright.modes.review.autofix import ToolFixer
 from patchwright.modes.review.checkpoint import CheckpointDesk, Proposal
@@ -129,12 +129,10 @@ class ReviewLoop:
             self.summary.outcome, self.summary.reason = "stopped", f"{exc.cap} cap reached: {exc}"
         except RunError:
             raise
-        except GatesCouldNotRun as exc:  # a tool that cannot run here: its message says what to do
+        except GatesCouldNotRun as exc:  # its message says what to do
             self.summary.outcome, self.summary.reason = "error", f"GatesCouldNotRun: {exc}"
         except Exception as exc:  # a crash still leaves a record and a clean repository
-            where = record.write_crash(exc)
-            self.summary.outcome = "error"
-            self.summary.reason = f"{type(exc).__name__}: {exc} (traceback: {where})"
+            self.summary.outcome, self.summary.reason = "error", record.crash_reason(exc)
         finally:
             self.settler.clear_pending()
             self.summary.usage = self._totals()

@@ -9,7 +9,7 @@ from typing import Any, Literal
 
 from patchwright.agent.request import Overrides, TaskRequest, build_request
 from patchwright.config import Settings
-from patchwright.llm.router import Totals
+from patchwright.llm.ledger import Totals
 from patchwright.modes.review.checkpoint import CheckpointOptions
 from patchwright.modes.review.propose import ProposalOutcome, Tuning
 
