@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from patchwright.edits import parse_reply
+from patchwright.edits import apply_edits, parse_reply
 
 SOLUTION = """from typing import List
 
@@ -52,11 +52,67 @@ def test_a_bare_code_block_redefining_the_whole_file_replaces_it() -> None:
 
 
 def test_a_snippet_is_never_taken_for_a_whole_file() -> None:
-    snippet = "```python\ndef below_zero(operations):\n    return any(operations)\n```\n"
-    parsed = parse_reply(snippet, known_files=KNOWN, shown=SHOWN)  # drops the import
-    assert parsed.edits == []
     two_blocks = "```python\nx = 1\n```\n" + f"```python\n{SOLUTION}```\n"
     assert parse_reply(two_blocks, known_files=KNOWN, shown=SHOWN).edits == []
+    unknown = "```python\ndef above_zero(operations):\n    return True\n```\n"
+    assert parse_reply(unknown, known_files=KNOWN, shown=SHOWN).edits == []
+
+
+def test_a_bare_corrected_function_changes_that_function_and_keeps_the_rest() -> None:
+    function = "def below_zero(operations: List[int]) -> bool:\n    return False\n"
+    parsed = parse_reply(f"```python\n{function}```\n", known_files=KNOWN, shown=SHOWN)
+    (edit,) = parsed.edits
+    assert edit.path == "solution.py" and "changed definitions of solution.py" in parsed.notes[0]
+    new = apply_edits(parsed.edits, {"solution.py": SOLUTION}).new_texts["solution.py"]
+    assert new == "from typing import List\n\n\n" + function
+
+
+ITEMS = """from dataclasses import dataclass
+
+
+@dataclass
+class Item:
+    price: float
+    quantity: int
+
+    def value(self) -> float:
+        return self.price + self.quantity
+
+    def label(self) -> str:
+        return f"x{self.quantity}"
+
+
+def total(items: list[Item]) -> float:
+    return sum(item.value() for item in items)
+"""
+
+
+def test_a_method_sent_alone_replaces_the_method_inside_its_class() -> None:
+    for block in (
+        "def value(self) -> float:\n    return self.price * self.quantity\n",
+        "    def value(self) -> float:\n        return self.price * self.quantity\n",
+    ):
+        shown = {"shop/items.py": ITEMS}
+        parsed = parse_reply(f"Fixed:\n```python\n{block}```\n", known_files=[], shown=shown)
+        outcome = apply_edits(parsed.edits, shown)
+        assert outcome.new_texts == {"shop/items.py": ITEMS.replace(" + ", " * ")}, block
+
+
+def test_the_original_then_the_fix_in_two_blocks_keeps_the_fix() -> None:
+    wrong = (
+        "def total(items: list[Item]) -> float:\n    return sum(item.value() for item in items)\n"
+    )
+    fixed = "def total(items: list[Item]) -> float:\n    return round(sum(i.value() for i in items), 2)\n"
+    reply = f"The wrong line:\n```python\n{wrong}```\nThe fix:\n```python\n{fixed}```\n"
+    parsed = parse_reply(reply, known_files=[], shown={"shop/items.py": ITEMS})
+    outcome = apply_edits(parsed.edits, {"shop/items.py": ITEMS})
+    assert outcome.new_texts["shop/items.py"].endswith(fixed)
+
+
+def test_a_definition_two_files_have_is_not_placed() -> None:
+    shown = {"a/items.py": ITEMS, "b/items.py": ITEMS}
+    block = "```python\ndef total(items):\n    return 0\n```\n"
+    assert parse_reply(block, known_files=[], shown=shown).edits == []
 
 
 def test_without_shown_files_nothing_is_inferred() -> None:

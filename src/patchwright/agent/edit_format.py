@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Literal
 
-EditFormat = Literal["diff", "whole", "udiff"]
+# "function": the one corrected definition, placed by its name — asked for only where the
+# definition at fault is known (the review's failing-test proposals; modes/review/suspect.py)
+EditFormat = Literal["diff", "whole", "udiff", "function"]
 FORMATS: tuple[str, ...] = ("auto", "diff", "whole", "udiff")
 
 WHOLE_FILE_MAX_LINES = 250

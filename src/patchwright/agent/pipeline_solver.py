@@ -69,6 +69,7 @@ class SolveOptions:
     sample_temperature: float = 0.7
     done: str = ""  # what "done" means, repeated in every repair prompt
     failures: str = ""  # how the criterion fails before any change
+    definition: str = ""  # fmt "function": the definition the model rewrites
 
 
 @dataclass
@@ -261,6 +262,7 @@ class PipelineSolver:
             cut_off=cut_off,
             limit=opts.reply_tokens,
             protected=sorted(self.working.protected),
+            definition=opts.definition,
         )
 
     # -- verifying, approving, keeping -------------------------------------------------------
@@ -325,6 +327,7 @@ class PipelineSolver:
             fmt=opts.fmt,
             done=opts.done,
             criterion_failed=check.gates_ok,
+            definition=opts.definition,
         )
         self.messages.append({"role": "user", "content": repair})
         self.actions.append({"iteration": iteration, "gates": why, "summary": check.summary})

@@ -66,6 +66,8 @@ def _apply_whole(index: int, edit: Edit, current: str | None) -> tuple[BlockResu
         return _fail(
             index, edit, f"cannot create {edit.path}: it exists; change it with SEARCH/REPLACE"
         )
+    if edit.fmt == "definitions" and current is not None:
+        return _apply_definitions(index, edit, current, new)
     lost = [] if current is None else dropped_definitions(edit.path, current, new)
     merged = merge_definitions(current, new) if lost and current is not None else None
     if merged is not None:
@@ -85,6 +87,17 @@ def _apply_whole(index: int, edit: Edit, current: str | None) -> tuple[BlockResu
         )
     strategy = "create" if current is None or not current.strip() else "whole"
     return BlockResult(index, edit.path, "applied", strategy), new
+
+
+def _apply_definitions(
+    index: int, edit: Edit, current: str, new: str
+) -> tuple[BlockResult, str | None]:
+    """A block of definitions only (no path named): each replaces its namesake in the file."""
+    merged = merge_definitions(current, new)
+    if merged is None:
+        return _fail(index, edit, f"the code block's definitions could not be placed in "
+                     f"{edit.path}: write the file path on a line by itself before the block")  # fmt: skip
+    return BlockResult(index, edit.path, "applied", "merge"), merged
 
 
 def _apply_empty_search(

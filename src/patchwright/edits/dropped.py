@@ -7,14 +7,19 @@ When every other statement of the reply (imports, constants, the docstring) is a
 the file, the reply is read as "these definitions, changed": each replaces the same-named
 definition of the file (new ones are appended) and the rest of the file stays. Otherwise
 the reply is refused, naming what it drops; a deliberate removal is still possible with a
-SEARCH/REPLACE block whose REPLACE is empty. Python only; text that does not parse (before
-or after) is left to the syntax gate.
+SEARCH/REPLACE block whose REPLACE is empty. A function of the reply that no top-level
+definition of the file is named after, but exactly one method is, replaces that method
+(indented as it was): asked for "the corrected function", a small model sends the method
+alone, out of its class. A reply indented as a whole (a method copied with its class's
+indentation) is read dedented. Python only; text that does not parse (before or after) is
+left to the syntax gate.
 """
 
 from __future__ import annotations
 
 import ast
 import io
+import textwrap
 
 _DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
@@ -27,11 +32,20 @@ def _parse(text: str) -> ast.Module | None:
         return None
 
 
+def readable(new: str) -> str:
+    """``new`` as the parser can read it: dedented when only its common indentation stops it."""
+    if _parse(new) is None:
+        dedented = textwrap.dedent(new)
+        if dedented != new and _parse(dedented) is not None:
+            return dedented
+    return new
+
+
 def dropped_definitions(path: str, old: str, new: str) -> list[str]:
     """Top-level functions and classes of ``old`` that ``new`` no longer defines."""
     if not path.endswith((".py", ".pyi")):
         return []
-    before, after = _parse(old), _parse(new)
+    before, after = _parse(old), _parse(readable(new))
     if before is None or after is None:
         return []
     kept = {node.name for node in after.body if isinstance(node, _DEFS)}
@@ -48,9 +62,40 @@ def _span(node: Definition) -> tuple[int, int]:
     return first - 1, node.end_lineno or node.lineno
 
 
+def methods(tree: ast.Module) -> dict[str, list[Definition]]:
+    """The methods of the module's top-level classes, by name."""
+    found: dict[str, list[Definition]] = {}
+    for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
+        for node in cls.body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                found.setdefault(node.name, []).append(node)
+    return found
+
+
+def _indented(lines: list[str], indent: str) -> list[str]:
+    return [indent + x if x.strip() else x for x in lines]
+
+
+def _places(before: ast.Module, old_lines: list[str]) -> dict[str, tuple[int, int, str]]:
+    """Where a definition of the reply goes, by name: the top-level definition of that name,
+    else the one method of that name (with its indentation)."""
+    where: dict[str, tuple[int, int, str]] = {}
+    for name, nodes in methods(before).items():
+        if len(nodes) == 1:
+            start, stop = _span(nodes[0])
+            line = old_lines[start]
+            where[name] = (start, stop, line[: len(line) - len(line.lstrip())])
+    for node in before.body:
+        if isinstance(node, _DEFS):
+            where[node.name] = (*_span(node), "")
+    return where
+
+
 def merge_definitions(old: str, new: str) -> str | None:
-    """``old`` with each top-level definition of ``new`` put in place of its namesake (new
-    names appended), when all of ``new``'s other statements are already in ``old``; else None."""
+    """``old`` with each top-level definition of ``new`` put in place of its namesake (a
+    top-level one, else a lone method; new names appended), when all of ``new``'s other
+    statements are already in ``old``; else None."""
+    new = readable(new)
     before, after = _parse(old), _parse(new)
     if before is None or after is None:
         return None
@@ -59,7 +104,7 @@ def merge_definitions(old: str, new: str) -> str | None:
     others = [ast.get_source_segment(new, n) or "" for n in after.body if not isinstance(n, _DEFS)]
     if any(segment.strip() not in old for segment in others):
         return None
-    where = {n.name: _span(n) for n in before.body if isinstance(n, _DEFS)}
+    where = _places(before, old_lines)
     replacements: dict[int, tuple[int, list[str]]] = {}
     appended: list[str] = []
     for node in after.body:
@@ -68,8 +113,8 @@ def merge_definitions(old: str, new: str) -> str | None:
         start, end = _span(node)
         text = new_lines[start:end]
         if node.name in where:
-            at, stop = where[node.name]
-            replacements[at] = (stop, text)
+            at, stop, indent = where[node.name]
+            replacements[at] = (stop, _indented(text, indent))
         else:
             appended += ["\n", "\n", *text]
     out: list[str] = []

@@ -4,18 +4,25 @@ Small models often drop the path line. A SEARCH/REPLACE block belongs to the one
 file that contains its SEARCH text (compared line by line, ignoring indentation and
 trailing spaces). A bare code block belongs to the one shown file whose every top-level
 function and class it defines again and whose every top-level import it keeps (so an
-illustrative snippet is never taken for a whole file). Anything else stays unassigned and the model is asked to name the file.
+illustrative snippet is never taken for a whole file). A bare block of definitions only —
+"the corrected function", as a small model sends it — belongs to the one shown file that
+defines every one of its names (at the top level, or as a lone method) and already has its
+other statements; it is then read as those definitions changed (:mod:`~patchwright.edits.dropped`).
+Anything else stays unassigned and the model is asked to name the file.
 """
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Mapping
 
+from patchwright.edits.dropped import methods, readable
 from patchwright.edits.types import Edit
 
 _TOP_LEVEL = re.compile(r"^(?:async\s+def|def|class)\s+([A-Za-z_]\w*)", re.M)
 _IMPORT = re.compile(r"^(?:import|from)\s+\S.*$", re.M)
+_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def _lines(text: str) -> list[str]:
@@ -49,5 +56,37 @@ def owner_of_whole(block: str, shown: Mapping[str, str] | None) -> str | None:
         names = set(_TOP_LEVEL.findall(text))
         kept = {line.strip() for line in _IMPORT.findall(text)} <= imports
         if names and names <= defined and kept:
+            owners.append(path)
+    return owners[0] if len(owners) == 1 else None
+
+
+def _defined_names(text: str) -> set[str] | None:
+    """The top-level definitions of ``text`` and its lone methods; None if it does not parse."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return None
+    top = {n.name for n in tree.body if isinstance(n, _DEFS)}
+    return top | {name for name, nodes in methods(tree).items() if len(nodes) == 1}
+
+
+def owner_of_definitions(block: str, shown: Mapping[str, str] | None) -> str | None:
+    """The single shown file that ``block`` — definitions only — changes, else None."""
+    if not shown:
+        return None
+    source = readable(block)
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError):
+        return None
+    names = {n.name for n in tree.body if isinstance(n, _DEFS)}
+    others = [n for n in tree.body if not isinstance(n, _DEFS)]
+    if not names or any(not isinstance(n, (ast.Import, ast.ImportFrom)) for n in others):
+        return None
+    owners = []
+    for path, text in shown.items():
+        defined = _defined_names(text) if path.endswith((".py", ".pyi")) else None
+        kept = all((ast.get_source_segment(source, n) or "?") in text for n in others)
+        if defined is not None and names <= defined and kept:
             owners.append(path)
     return owners[0] if len(owners) == 1 else None

@@ -13,7 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from patchwright.edits.infer import owner_of_search, owner_of_whole
+from patchwright.edits.infer import owner_of_definitions, owner_of_search, owner_of_whole
 from patchwright.edits.markers import DIVIDER, HEAD, TAIL, BlockError, BlockReader
 from patchwright.edits.paths import clean_path, path_from_info, path_from_line
 from patchwright.edits.types import Edit, ParsedReply
@@ -267,10 +267,26 @@ def parse_reply(
             parser.errors.append(
                 f"edit block {n} names no file: put the file path on the line before it"
             )
-    if not parser.edits and len(parser.unnamed) == 1:
-        owner = owner_of_whole(parser.unnamed[0], shown)
+    if not parser.edits:
+        _place_unnamed(parser.unnamed, shown, edits, notes)
+    return ParsedReply(edits, parser.errors, notes)
+
+
+def _place_unnamed(
+    blocks: Sequence[str], shown: Mapping[str, str] | None, edits: list[Edit], notes: list[str]
+) -> None:
+    """Code blocks that name no file, as edits of the shown file each unambiguously
+    belongs to: blocks of definitions only (applied in order; the rest of the file kept),
+    else one whole file."""
+    owners = [owner_of_definitions(block, shown) for block in blocks]
+    if not blocks or None in owners:
+        owner = owner_of_whole(blocks[0], shown) if len(blocks) == 1 else None
         if owner:
-            edits.append(Edit(owner, "whole", "", parser.unnamed[0], "whole"))
+            edits.append(Edit(owner, "whole", "", blocks[0], "whole"))
             notes.append(f"the code block named no file; taken as the new {owner}, the only "
                          "shown file whose functions and classes it all defines")  # fmt: skip
-    return ParsedReply(edits, parser.errors, notes)
+        return
+    for block, path in zip(blocks, owners, strict=True):
+        edits.append(Edit(path or "", "whole", "", block, "definitions"))
+    notes.append(f"the code block(s) named no file; read as changed definitions of "
+                 f"{', '.join(sorted(set(filter(None, owners))))}")  # fmt: skip

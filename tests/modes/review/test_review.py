@@ -399,3 +399,31 @@ def test_where_nothing_is_wrong_one_small_feature_is_proposed(
     assert "stranger" in (repo / "greet.py").read_text()
     assert "· feature ·" in review_file(repo, "HISTORY.md")
     assert not (repo / ".patchwright/review/FEATURE.md").exists()
+
+
+FIXED_FUNCTION = '''def apply_discount(price, percent):
+    """Return the price after taking ``percent`` (0-100) off it."""
+    return price * (1 - percent / 100)
+'''
+
+
+def test_asked_for_the_one_function_a_failing_test_convicts_the_corrected_function_lands(
+    shop_repo: Path, script: Script, shop: Any
+) -> None:
+    explained = "The last line returns the discount, not the price after it."
+    function = f"{explained}\n\n```python\n{FIXED_FUNCTION}```\n"
+    replies = script([explained, function, COMMIT, MEMORY])
+
+    code, out = review(shop_repo, replies, "--iterations", "1", "--yes",
+                       "--edit-format-for", "tests=function")  # fmt: skip
+
+    assert (code, out["outcome"]) == (0, "finished"), out
+    [accepted] = out["accepted"]
+    assert accepted["edit_format"] == "function"
+    assert (shop_repo / "shop/pricing.py").read_text() == PRICING.replace(
+        "price * percent / 100", "price * (1 - percent / 100)"
+    )  # the function replaced in place, the module docstring kept
+    first, follow_up = user_prompts(shop_repo)[:2]
+    assert "The bug is in the function `apply_discount` of shop/pricing.py" in first
+    assert "def test_quarter_off():\n    assert apply_discount(200.0, 25) == 150.0" in first
+    assert follow_up.startswith("Now write the corrected function `apply_discount`")

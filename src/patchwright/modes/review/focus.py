@@ -24,6 +24,7 @@ from patchwright.agent.relations.traceback_refs import referenced_files
 from patchwright.modes.review.findings import Finding
 from patchwright.modes.review.formats import finding_kind
 from patchwright.modes.review.links import names_in_test
+from patchwright.modes.review.suspect import Suspect, find_suspect
 from patchwright.verify import TestRun
 from patchwright.verify.summary import describe_tests
 
@@ -191,6 +192,7 @@ class Focus:
     about: str = "clean"  # the most serious one's kind (formats.finding_kind)
     failures: str = ""  # the failing tests pointing at it: their code, output, code run
     failures_brief: str = ""  # the same with their output only (later prompts)
+    suspect: Suspect | None = None  # the one function a failing test convicts, if any
 
 
 def focus(
@@ -207,4 +209,5 @@ def focus(
         about=finding_kind("bug", found),
         failures=describe_failing(run, failing, target, texts) if run and tested else "",
         failures_brief=describe_tests(run, failing) if run and tested else "",
+        suspect=find_suspect(run, failing, target, texts) if run and tested else None,
     )

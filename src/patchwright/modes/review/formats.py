@@ -11,10 +11,13 @@ whole function), so the choice is a table:
   proposal;
 * else ``--edit-format-for KIND=FORMAT`` (repeatable) decides for that kind, for any model;
 * else, for a small model (the catalog's ``small``: the embedded ones),
-  :data:`SMALL_MODEL_FORMATS` — whole files for every kind until measurements say otherwise
+  :data:`SMALL_MODEL_FORMATS` — the one function a failing test convicts (``function``,
+  :mod:`~patchwright.modes.review.suspect`) for ``tests``, whole files for the other kinds
   (Aider measured the Qwen2.5-Coder family at 100% well-formed whole-file replies); a file
   over ``WHOLE_FILE_MAX_LINES`` lines is asked for as SEARCH/REPLACE blocks all the same;
 * else SEARCH/REPLACE (``diff``), as ``auto`` chooses for larger models.
+
+``function`` is asked for only where a suspect is known; without one, whole files.
 """
 
 from __future__ import annotations
@@ -29,7 +32,8 @@ SEVERITY: tuple[str, ...] = ("smoke", "tests", "types", "lint")  # a target's mo
 
 # The format a small model is asked for, by what the proposal is about. Flip an entry (or
 # pass --edit-format-for KIND=diff) to measure the other: benchmarks/review/README.md.
-SMALL_MODEL_FORMATS: dict[str, EditFormat] = dict.fromkeys(KINDS, "whole")
+SMALL_MODEL_FORMATS: dict[str, EditFormat] = {**dict.fromkeys(KINDS, "whole"), "tests": "function"}
+REVIEW_FORMATS: tuple[str, ...] = (*FORMATS, "function")  # what --edit-format-for accepts
 
 
 def finding_kind(proposal: str, findings: Sequence[Finding]) -> str:
@@ -49,22 +53,33 @@ def parse_overrides(pairs: Sequence[str]) -> dict[str, str]:
         kind, fmt = kind.strip(), fmt.strip()
         if kind not in KINDS:
             raise ValueError(f"{pair!r}: the kind is one of {', '.join(KINDS)}")
-        if fmt not in FORMATS:
-            raise ValueError(f"{pair!r}: the format is one of {', '.join(FORMATS)}")
+        if fmt not in REVIEW_FORMATS:
+            raise ValueError(f"{pair!r}: the format is one of {', '.join(REVIEW_FORMATS)}")
         table[kind] = fmt
     return table
 
 
 def edit_format(
-    requested: str, kind: str, *, small: bool, lines: int, overrides: Mapping[str, str]
+    requested: str,
+    kind: str,
+    *,
+    small: bool,
+    lines: int,
+    overrides: Mapping[str, str],
+    suspect: bool = False,
 ) -> EditFormat:
     """The format of one proposal (see the module docstring); ``requested`` is the run's
-    edit format, ``lines`` the target's length."""
+    edit format, ``lines`` the target's length, ``suspect`` whether the function at fault
+    is known."""
     if requested != "auto":
         return choose_format(requested, small, [lines])
     if kind in overrides:
+        if overrides[kind] == "function":
+            return "function" if suspect else choose_format("auto", small, [lines])
         return choose_format(overrides[kind], small, [lines])
     if not small:
         return choose_format("auto", small, [lines])
-    chosen = SMALL_MODEL_FORMATS.get(kind, "whole")
+    chosen: EditFormat = SMALL_MODEL_FORMATS.get(kind, "whole")
+    if chosen == "function" and not suspect:
+        chosen = "whole"
     return "diff" if chosen == "whole" and lines > WHOLE_FILE_MAX_LINES else chosen

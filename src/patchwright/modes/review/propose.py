@@ -142,8 +142,10 @@ class Proposer:
     ) -> ProposalOutcome:
         text = ctx.texts.get(target.path, "")
         about = ctx.focus.about if kind == "bug" else kind
+        suspect = ctx.focus.suspect if kind == "bug" else None
         fmt = edit_format(self.request.edit_format, about, small=self.session.model.info.small,
-                          lines=text.count("\n"), overrides=self.tuning.edit_formats)  # fmt: skip
+                          lines=text.count("\n"), overrides=self.tuning.edit_formats,
+                          suspect=suspect is not None)  # fmt: skip
         solver = self._solver(target, kind, ctx, baseline)
         solver.messages.extend([
             {"role": "system", "content": render("system", fmt=fmt)},
@@ -157,6 +159,7 @@ class Proposer:
             free_retries=self.tuning.regenerate,
             done=_done(kind, target.path, ctx),
             failures=ctx.focus.failures_brief or "\n".join(ctx.focus.findings[:10]),
+            definition=suspect.name if suspect and fmt == "function" else "",
         )
         try:
             result = solver.solve(opts)
@@ -217,6 +220,9 @@ class Proposer:
     def _prompt(self, target: Target, kind: Kind, ctx: TargetContext, fmt: str, text: str) -> str:
         cascade = target.cascade
         lang = _LANGS.get(PurePosixPath(target.path).suffix.lower(), "")
+        if fmt == "function" and ctx.focus.suspect is not None:
+            return render("review_function", path=target.path, lang=lang,
+                          text=text.rstrip("\n"), suspect=ctx.focus.suspect)  # fmt: skip
         return render(
             {"bug": "review_bugs", "feature": "review_feature", "cascade": "review_cascade"}[kind],
             path=target.path, lang=lang, text=text.rstrip("\n"), fmt=fmt,

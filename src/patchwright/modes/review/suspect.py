@@ -1,0 +1,103 @@
+"""The one function a failing test convicts, for a prompt that asks for that function only.
+
+A small model shown a whole file and asked for the whole file back tends to copy it
+unchanged, the bug included. Shown the failing test, what it said, and the one function it
+runs — told that the bug is there and asked for that function corrected — the same model
+finds the wrong line far more often (``benchmarks/review/``: the seven planted bugs the
+two fixtures' tests catch, 0 of 7 as whole files, 7 of 7 this way when the model is asked
+once more for the code after a reply that only explains).
+
+The function is the innermost one around the target's line the test's traceback passes
+through; else, when the test fails in its own assertion, the one function (or method) of the
+target the test's body names. Anything less certain — no function, or two candidates —
+gives no suspect, and the proposal asks for the whole file as before.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from patchwright.agent.relations.traceback_refs import referenced_files
+from patchwright.modes.review.links import names_in_test
+from patchwright.verify import TestRun
+
+_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
+MAX_LINES = 60  # a longer function is no focus: the whole file is asked for instead
+SAYS_LINES = 6  # of the assertion message
+
+
+@dataclass(frozen=True)
+class Suspect:
+    """The function a failing test runs in the target, and the test that convicts it."""
+
+    name: str
+    code: str  # the function's source, dedented
+    test_id: str
+    test_path: str
+    test_code: str  # the test function's source, dedented
+    says: str  # what the assertion said
+
+
+def _functions(text: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return []
+    return [n for n in ast.walk(tree) if isinstance(n, _FUNCTIONS)]
+
+
+def _source(text: str, node: ast.AST) -> str:
+    lines = text.splitlines()
+    first = min(
+        [getattr(node, "lineno", 1), *(d.lineno for d in getattr(node, "decorator_list", []))]
+    )
+    last = getattr(node, "end_lineno", None) or first
+    return textwrap.dedent("\n".join(lines[first - 1 : last]))
+
+
+def _convicted(
+    text: str, frames: Sequence[int], names: set[str]
+) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    functions = _functions(text)
+    for line in frames:
+        around = [f for f in functions if f.lineno <= line <= (f.end_lineno or f.lineno)]
+        if around:
+            return min(around, key=lambda f: (f.end_lineno or f.lineno) - f.lineno)
+    named = [f for f in functions if f.name in names]
+    return named[0] if len({f.name for f in named}) == 1 and len(named) == 1 else None
+
+
+def _says(message: str, detail: str) -> str:
+    lines = [x.rstrip() for x in detail.splitlines() if x.lstrip().startswith("E ")]
+    first = message.strip().splitlines()[0] if message.strip() else ""
+    if first and not any(first in x for x in lines):
+        lines.insert(0, first)
+    return "\n".join(lines[:SAYS_LINES])
+
+
+def find_suspect(
+    run: TestRun, failing: Sequence[str], target: str, texts: Mapping[str, str]
+) -> Suspect | None:
+    """The first of ``failing`` (test ids) that convicts one function of ``target``."""
+    text = texts.get(target, "")
+    for test_id in failing:
+        case = run.cases.get(test_id)
+        if case is None or not case.path or not text:
+            continue
+        test_text = texts.get(case.path, "")
+        detail = "\n".join(x for x in (case.message, case.detail) if x)
+        frames = [line for _, line in referenced_files(detail, [target])]
+        node = _convicted(text, frames, names_in_test(test_id, test_text) or set())
+        test_name = test_id.split("::")[-1].split("[")[0]
+        test_node = next((f for f in _functions(test_text) if f.name == test_name), None)
+        if node is None or test_node is None:
+            continue
+        code = _source(text, node)
+        if code.count("\n") >= MAX_LINES:
+            continue
+        return Suspect(node.name, code, test_id, case.path, _source(test_text, test_node),
+                       _says(case.message, case.detail))  # fmt: skip
+    return None
