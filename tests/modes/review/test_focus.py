@@ -108,7 +108,10 @@ def test_the_edit_format_by_what_the_proposal_is_about() -> None:
     assert edit_format("auto", "types", **small, suspect=True) == "whole"  # type: ignore[arg-type]
     assert edit_format("auto", "tests", small=False, lines=40, overrides={}, suspect=True) == "diff"
     asked = parse_overrides(["tests=function"])
-    assert edit_format("auto", "tests", small=False, lines=40, overrides=asked, suspect=True) == "function"
+    assert (
+        edit_format("auto", "tests", small=False, lines=40, overrides=asked, suspect=True)
+        == "function"
+    )
     assert edit_format("auto", "tests", small=False, lines=40, overrides=asked) == "diff"
     assert edit_format("auto", "tests", small=True, lines=900, overrides={}) == "diff"
     assert edit_format("auto", "tests", small=False, lines=40, overrides={}) == "diff"

@@ -30,7 +30,7 @@ def ratio(a: int, b: int) -> float:
 def both(a: int, b: int) -> float:
     return ratio(a, b) + ratio(b, a)
 '''
-TESTS = '''from shop.items import Item, both, ratio
+TESTS = """from shop.items import Item, both, ratio
 
 
 def test_value() -> None:
@@ -43,7 +43,7 @@ def test_ratio_of_zero() -> None:
 
 def test_both() -> None:
     assert both(1, 2) == ratio(1, 2) + 2
-'''
+"""
 TEXTS = {"shop/items.py": ITEMS, "tests/test_items.py": TESTS}
 
 
@@ -57,8 +57,11 @@ def _case(name: str, message: str, detail: str = "") -> TestCase:
 
 
 def test_a_test_failing_in_its_own_assertion_convicts_the_method_its_body_names() -> None:
-    case = _case("test_value", "AssertionError: assert 4.5 == 2.0",
-                 "E       AssertionError: assert 4.5 == 2.0\nE        +  where 4.5 = value()")
+    case = _case(
+        "test_value",
+        "AssertionError: assert 4.5 == 2.0",
+        "E       AssertionError: assert 4.5 == 2.0\nE        +  where 4.5 = value()",
+    )
 
     suspect = find_suspect(_run(case), [case.id], "shop/items.py", TEXTS)
 
