@@ -105,7 +105,8 @@ def test_the_edit_format_by_what_the_proposal_is_about() -> None:
     small = {"small": True, "lines": 40, "overrides": {}}
     assert edit_format("auto", "tests", **small) == "whole"  # type: ignore[arg-type]
     assert edit_format("auto", "tests", **small, suspect=True) == "function"  # type: ignore[arg-type]
-    assert edit_format("auto", "types", **small, suspect=True) == "whole"  # type: ignore[arg-type]
+    assert edit_format("auto", "types", **small, suspect=True) == "function"  # type: ignore[arg-type]
+    assert edit_format("auto", "clean", **small, suspect=True) == "whole"  # type: ignore[arg-type]
     assert edit_format("auto", "tests", small=False, lines=40, overrides={}, suspect=True) == "diff"
     asked = parse_overrides(["tests=function"])
     assert (

@@ -4,7 +4,8 @@ for the whole file."""
 
 from __future__ import annotations
 
-from patchwright.modes.review.suspect import find_suspect
+from patchwright.modes.review.findings import Finding
+from patchwright.modes.review.suspect import Suspect, find_flagged, find_suspects, pick
 from patchwright.verify import TestRun
 from patchwright.verify.testmodel import TestCase
 
@@ -63,9 +64,9 @@ def test_a_test_failing_in_its_own_assertion_convicts_the_method_its_body_names(
         "E       AssertionError: assert 4.5 == 2.0\nE        +  where 4.5 = value()",
     )
 
-    suspect = find_suspect(_run(case), [case.id], "shop/items.py", TEXTS)
+    [suspect] = find_suspects(_run(case), [case.id], "shop/items.py", TEXTS)
 
-    assert suspect is not None and suspect.name == "value"
+    assert suspect.name == "value"
     assert suspect.code.startswith("def value(self) -> float:")  # dedented out of its class
     assert suspect.code.endswith("return self.price + self.quantity")
     assert suspect.test_code == "def test_value() -> None:\n    assert Item(0.5, 4).value() == 2.0"
@@ -78,13 +79,33 @@ def test_a_crash_convicts_the_function_its_traceback_passes_through() -> None:
               "shop/items.py:17: in ratio\n    return a / b\nE   ZeroDivisionError: division by zero")  # fmt: skip
     case = _case("test_ratio_of_zero", "ZeroDivisionError: division by zero", detail)
 
-    suspect = find_suspect(_run(case), [case.id], "shop/items.py", TEXTS)
+    [suspect] = find_suspects(_run(case), [case.id], "shop/items.py", TEXTS)
 
-    assert suspect is not None and suspect.name == "ratio"
+    assert suspect.name == "ratio"
     assert suspect.says.splitlines()[0] == "E   ZeroDivisionError: division by zero"
 
 
 def test_two_candidates_and_no_frame_convict_nothing() -> None:
     case = _case("test_both", "AssertionError: assert 2.5 == 2.5000001")
-    assert find_suspect(_run(case), [case.id], "shop/items.py", TEXTS) is None
-    assert find_suspect(_run(case), [case.id], "shop/other.py", TEXTS) is None
+    assert find_suspects(_run(case), [case.id], "shop/items.py", TEXTS) == []
+    assert find_suspects(_run(case), [case.id], "shop/other.py", TEXTS) == []
+
+
+def test_lint_and_type_findings_convict_the_functions_around_their_lines() -> None:
+    found = [Finding("shop/items.py", 17, "types", "return-value", "got int"),
+             Finding("shop/items.py", 13, "lint", "E711", "== None"),
+             Finding("shop/items.py", 13, "types", "operator", "bad operand"),
+             Finding("shop/items.py", 8, "types", "misc", "outside any function")]  # fmt: skip
+
+    suspects = find_flagged(found, "types", ITEMS)
+
+    assert [(s.name, len(s.flagged)) for s in suspects] == [("value", 1), ("ratio", 1)]
+    assert suspects[0].flagged == ("shop/items.py:13: [types operator] bad operand",)
+
+
+def test_a_suspect_that_failed_is_passed_over_until_every_one_has() -> None:
+    first, second = Suspect("value", "def value(): ..."), Suspect("ratio", "def ratio(): ...")
+    assert pick([first, second], []) is first
+    assert pick([first, second], ["value"]) is second
+    assert pick([first, second], ["value", "ratio"]) is first
+    assert pick([], []) is None

@@ -104,7 +104,7 @@ def test_the_model_is_then_asked_only_about_what_the_tools_could_not_fix(
     assert [(a["kind"], a["target"]) for a in out["accepted"]] == [
         ("lint", "stock/levels.py"), ("bug", "stock/levels.py")]  # fmt: skip
     prompt = user_prompts(repo)[0]
-    found = prompt.split("Problems the tools found in stock/levels.py:")[1].split("\n\n")[0]
+    found = prompt.split("The tools report problems in the function")[1].split("\n\n")[0]
     assert "[lint E711]" in found and "F401" not in found, found
     assert ruff_codes(repo) == []
     assert model_calls(repo, out) == 3  # the proposal, its commit message, the memory

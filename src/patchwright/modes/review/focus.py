@@ -24,7 +24,7 @@ from patchwright.agent.relations.traceback_refs import referenced_files
 from patchwright.modes.review.findings import Finding
 from patchwright.modes.review.formats import finding_kind
 from patchwright.modes.review.links import names_in_test
-from patchwright.modes.review.suspect import Suspect, find_suspect
+from patchwright.modes.review.suspect import Suspect, find_flagged, find_suspects
 from patchwright.verify import TestRun
 from patchwright.verify.summary import describe_tests
 
@@ -192,7 +192,7 @@ class Focus:
     about: str = "clean"  # the most serious one's kind (formats.finding_kind)
     failures: str = ""  # the failing tests pointing at it: their code, output, code run
     failures_brief: str = ""  # the same with their output only (later prompts)
-    suspect: Suspect | None = None  # the one function a failing test convicts, if any
+    suspects: list[Suspect] = field(default_factory=list)  # functions at fault (suspect.py)
 
 
 def focus(
@@ -202,12 +202,16 @@ def focus(
     text = texts.get(target, "")
     failing = sorted({f.test for f in found if f.test})
     tested = run is not None and failing
+    about = finding_kind("bug", found)
+    suspects = find_flagged(found, about, text) if about in ("lint", "types") else []
+    if about == "tests" and run is not None:
+        suspects = find_suspects(run, failing, target, texts)
     return Focus(
         findings=[f.render() for f in found],
         shown=shown_findings(found, text),
         brief=shown_findings(found, text, code=False),
-        about=finding_kind("bug", found),
+        about=about,
         failures=describe_failing(run, failing, target, texts) if run and tested else "",
         failures_brief=describe_tests(run, failing) if run and tested else "",
-        suspect=find_suspect(run, failing, target, texts) if run and tested else None,
+        suspects=suspects,
     )

@@ -11,9 +11,10 @@ whole function), so the choice is a table:
   proposal;
 * else ``--edit-format-for KIND=FORMAT`` (repeatable) decides for that kind, for any model;
 * else, for a small model (the catalog's ``small``: the embedded ones),
-  :data:`SMALL_MODEL_FORMATS` — the one function a failing test convicts (``function``,
-  :mod:`~patchwright.modes.review.suspect`) for ``tests``, whole files for the other kinds
-  (Aider measured the Qwen2.5-Coder family at 100% well-formed whole-file replies); a file
+  :data:`SMALL_MODEL_FORMATS` — the one function a failing test or the findings convict
+  (``function``, :mod:`~patchwright.modes.review.suspect`) for ``tests``, ``types`` and
+  ``lint``, whole files for the other kinds (Aider measured the Qwen2.5-Coder family at
+  100% well-formed whole-file replies); a file
   over ``WHOLE_FILE_MAX_LINES`` lines is asked for as SEARCH/REPLACE blocks all the same;
 * else SEARCH/REPLACE (``diff``), as ``auto`` chooses for larger models.
 
@@ -32,7 +33,10 @@ SEVERITY: tuple[str, ...] = ("smoke", "tests", "types", "lint")  # a target's mo
 
 # The format a small model is asked for, by what the proposal is about. Flip an entry (or
 # pass --edit-format-for KIND=diff) to measure the other: benchmarks/review/README.md.
-SMALL_MODEL_FORMATS: dict[str, EditFormat] = {**dict.fromkeys(KINDS, "whole"), "tests": "function"}
+SMALL_MODEL_FORMATS: dict[str, EditFormat] = {
+    **dict.fromkeys(KINDS, "whole"),
+    **dict.fromkeys(("tests", "types", "lint"), "function"),
+}
 REVIEW_FORMATS: tuple[str, ...] = (*FORMATS, "function")  # what --edit-format-for accepts
 
 

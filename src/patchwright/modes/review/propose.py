@@ -43,6 +43,7 @@ from patchwright.modes.review.focus import Focus
 from patchwright.modes.review.formats import edit_format
 from patchwright.modes.review.memory import Recall
 from patchwright.modes.review.solver import NothingToPropose, ReviewSolver
+from patchwright.modes.review.suspect import Suspect, pick
 from patchwright.modes.review.targeting import Target
 from patchwright.verify import Baseline, TestRun
 from patchwright.workspace.transaction import Transaction
@@ -136,20 +137,22 @@ class Proposer:
     on_step: Trajectory = lambda messages, actions: None  # the trajectory, after each step
     on_token: OnToken | None = None
     contracts: Contracts | None = None  # the project's import contracts (the loop's bootstrap)
+    tried: dict[str, list[str]] = field(default_factory=dict)  # suspects that failed, by file
 
     def propose(
         self, target: Target, kind: Kind, ctx: TargetContext, baseline: Baseline
     ) -> ProposalOutcome:
         text = ctx.texts.get(target.path, "")
         about = ctx.focus.about if kind == "bug" else kind
-        suspect = ctx.focus.suspect if kind == "bug" else None
+        tried = self.tried.setdefault(target.path, [])
+        suspect = pick(ctx.focus.suspects, tried) if kind == "bug" else None
         fmt = edit_format(self.request.edit_format, about, small=self.session.model.info.small,
                           lines=text.count("\n"), overrides=self.tuning.edit_formats,
                           suspect=suspect is not None)  # fmt: skip
         solver = self._solver(target, kind, ctx, baseline)
         solver.messages.extend([
             {"role": "system", "content": render("system", fmt=fmt)},
-            {"role": "user", "content": self._prompt(target, kind, ctx, fmt, text)},
+            {"role": "user", "content": self._prompt(target, kind, ctx, fmt, text, suspect)},
         ])  # fmt: skip
         opts = SolveOptions(
             solver.goal,
@@ -162,12 +165,12 @@ class Proposer:
             definition=suspect.name if suspect and fmt == "function" else "",
         )
         try:
-            result = solver.solve(opts)
+            outcome = _outcome(solver.solve(opts), solver, kind, target.path)
         except NothingToPropose as nothing:
-            return ProposalOutcome("clean", kind, target.path, reason=str(nothing), attempts=1,
-                                   about=about, edit_format=fmt)  # fmt: skip
-        outcome = _outcome(result, solver, kind, target.path)
+            outcome = ProposalOutcome("clean", kind, target.path, reason=str(nothing), attempts=1)
         outcome.about, outcome.edit_format = about, fmt
+        if suspect is not None and fmt == "function" and outcome.status != "accepted":
+            tried.append(suspect.name)  # the next look at this file tries another suspect
         return outcome
 
     def _solver(
@@ -217,12 +220,13 @@ class Proposer:
 
         return Keeper(self.repo.root, approve, self.session.bus)
 
-    def _prompt(self, target: Target, kind: Kind, ctx: TargetContext, fmt: str, text: str) -> str:
+    def _prompt(self, target: Target, kind: Kind, ctx: TargetContext, fmt: str, text: str,
+                suspect: Suspect | None) -> str:  # fmt: skip
         cascade = target.cascade
         lang = _LANGS.get(PurePosixPath(target.path).suffix.lower(), "")
-        if fmt == "function" and ctx.focus.suspect is not None:
+        if fmt == "function" and suspect is not None:
             return render("review_function", path=target.path, lang=lang,
-                          text=text.rstrip("\n"), suspect=ctx.focus.suspect)  # fmt: skip
+                          text=text.rstrip("\n"), suspect=suspect)  # fmt: skip
         return render(
             {"bug": "review_bugs", "feature": "review_feature", "cascade": "review_cascade"}[kind],
             path=target.path, lang=lang, text=text.rstrip("\n"), fmt=fmt,

@@ -10,7 +10,12 @@ once more for the code after a reply that only explains).
 The function is the innermost one around the target's line the test's traceback passes
 through; else, when the test fails in its own assertion, the one function (or method) of the
 target the test's body names. Anything less certain — no function, or two candidates —
-gives no suspect, and the proposal asks for the whole file as before.
+gives no suspect, and the proposal asks for the whole file as before. A lint or type finding
+convicts the function around its line the same way (``find_flagged``), with every finding of
+the same kind inside it.
+
+A suspect whose proposal already failed is passed over for the next one (``pick``), so a
+second look at the file tries another of its failing tests or findings.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from patchwright.agent.relations.traceback_refs import referenced_files
+from patchwright.modes.review.findings import Finding
 from patchwright.modes.review.links import names_in_test
 from patchwright.verify import TestRun
 
@@ -35,10 +41,11 @@ class Suspect:
 
     name: str
     code: str  # the function's source, dedented
-    test_id: str
-    test_path: str
-    test_code: str  # the test function's source, dedented
-    says: str  # what the assertion said
+    test_id: str = ""
+    test_path: str = ""
+    test_code: str = ""  # the test function's source, dedented
+    says: str = ""  # what the assertion said
+    flagged: tuple[str, ...] = ()  # or: the lint or type findings inside it, rendered
 
 
 def _functions(text: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
@@ -78,10 +85,39 @@ def _says(message: str, detail: str) -> str:
     return "\n".join(lines[:SAYS_LINES])
 
 
-def find_suspect(
+def _innermost(text: str, line: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
+    around = [f for f in _functions(text) if f.lineno <= line <= (f.end_lineno or f.lineno)]
+    return min(around, key=lambda f: (f.end_lineno or f.lineno) - f.lineno) if around else None
+
+
+def pick(suspects: Sequence[Suspect], avoid: Sequence[str]) -> Suspect | None:
+    """The first suspect not named in ``avoid``; when all are, the first; None for none."""
+    fresh = [s for s in suspects if s.name not in avoid]
+    return next(iter(fresh or suspects), None)
+
+
+def find_flagged(found: Sequence[Finding], kind: str, text: str) -> list[Suspect]:
+    """The functions of ``text`` that findings of ``kind`` (lint, types) point into, in
+    order, each with all of that kind inside it."""
+    suspects: dict[int, Suspect] = {}  # by the function's first line
+    located = sorted((f for f in found if f.source == kind and f.line), key=lambda f: f.line or 0)
+    for finding in located:
+        node = _innermost(text, finding.line or 0)
+        code = _source(text, node) if node is not None else ""
+        if node is None or code.count("\n") >= MAX_LINES:
+            continue
+        before = suspects.get(node.lineno, Suspect(node.name, code))
+        flagged = (*before.flagged, finding.render())
+        suspects[node.lineno] = Suspect(node.name, code, flagged=flagged)
+    return list(suspects.values())
+
+
+def find_suspects(
     run: TestRun, failing: Sequence[str], target: str, texts: Mapping[str, str]
-) -> Suspect | None:
-    """The first of ``failing`` (test ids) that convicts one function of ``target``."""
+) -> list[Suspect]:
+    """The functions of ``target`` that ``failing`` (test ids) convict, in order, one
+    test each."""
+    found: list[Suspect] = []
     text = texts.get(target, "")
     for test_id in failing:
         case = run.cases.get(test_id)
@@ -96,8 +132,8 @@ def find_suspect(
         if node is None or test_node is None:
             continue
         code = _source(text, node)
-        if code.count("\n") >= MAX_LINES:
+        if code.count("\n") >= MAX_LINES or any(s.name == node.name for s in found):
             continue
-        return Suspect(node.name, code, test_id, case.path, _source(test_text, test_node),
-                       _says(case.message, case.detail))  # fmt: skip
-    return None
+        found.append(Suspect(node.name, code, test_id, case.path, _source(test_text, test_node),
+                             _says(case.message, case.detail)))  # fmt: skip
+    return found
