@@ -103,3 +103,18 @@ def test_a_mypy_whose_interpreter_lacks_it_could_not_run(
     result = check(base, ["m.py"], gates=GATE)["types"]
     assert result.status == "could_not_run"
     assert "No module named no_mypy" in (result.reason or "")
+
+
+def test_two_files_mypy_would_name_alike_are_checked_not_refused(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    # sympy's doc/src/conf.py and doc/api/conf.py: mypy refuses "Duplicate module named conf"
+    write({"mypy.ini": MYPY_INI, "doc/src/conf.py": "x: int = 1\n", "doc/api/conf.py": OLD})
+    base = baseline()
+    write({"doc/src/conf.py": "x: int = 'now wrong'\n"})
+
+    result = check(base, ["doc/src/conf.py", "doc/api/conf.py"], gates=GATE)["types"]
+
+    assert result.status == "failed", result.reason
+    (problem,) = result.new_problems
+    assert (problem.path, problem.code) == ("doc/src/conf.py", "assignment")

@@ -10,6 +10,10 @@ Where the gate applies, a mypy that is missing, cannot start, or ends without a 
 read — exit 2 (a crash, a config error such as a plugin that does not import), or exit 1 with
 no error line for a Python file — makes it ``could_not_run`` with mypy's own message.
 
+Files that map to one module name (two ``conf.py`` in folders without ``__init__.py``, as in
+sympy's ``doc/``) make mypy refuse the whole run; the gate then names modules from the
+repository root (``--explicit-package-bases``) for that repository from then on.
+
 The baseline is mypy on the same files with each changed file's old text swapped in through
 ``--shadow-file`` (separate cache directories keep the two runs from sharing stale entries).
 Only errors in the touched files are compared, without line numbers.
@@ -40,6 +44,7 @@ from patchwright.verify.tools import (
 )
 
 NAME = "types"
+_PACKAGE_BASES: set[str] = set()  # repositories whose files need --explicit-package-bases
 _LINE = re.compile(r"^(?P<path>[^:\n]+):(?P<line>\d+):(?:(?P<col>\d+):)? error: (?P<msg>.*?)"
                    r"(?:\s+\[(?P<code>[\w-]+)\])?$", re.M)  # fmt: skip
 
@@ -105,16 +110,32 @@ def run_mypy(ctx: GateContext, mypy: list[str], paths: list[str], shadows: dict[
     python = repo_python(ctx.root)
     if python != sys.executable:
         args += ["--python-executable", python]
+    if str(ctx.root) in _PACKAGE_BASES:
+        args.append("--explicit-package-bases")
     with scratch_copies(ctx.root, shadows) as copies:
         for path, copy in copies.items():
             args += ["--shadow-file", path, str(copy)]
         result = ctx.sandbox.run([*args, "--", *paths], cwd=ctx.root, timeout=300)
+        if (
+            _duplicate_modules(result.exit_code, result.stdout)
+            and str(ctx.root) not in _PACKAGE_BASES
+        ):
+            _PACKAGE_BASES.add(str(ctx.root))
+            args.append("--explicit-package-bases")
+            result = ctx.sandbox.run([*args, "--", *paths], cwd=ctx.root, timeout=300)
     if why := unusable("mypy", result):
         raise ToolBroken(why)
     if not _readable(result.exit_code, result.stdout):
         output = tail(result.stdout + "\n" + result.stderr, 8)
         raise ToolBroken(f"mypy exited {result.exit_code}: {output}")
     return parse_mypy(result.stdout, set(paths))
+
+
+def _duplicate_modules(code: int | None, stdout: str) -> bool:
+    """mypy refused two files that map to one module name (``doc/src/conf.py`` and
+    ``doc/api/conf.py`` with no ``__init__.py``): named from the repository root instead
+    (``--explicit-package-bases``), they are two modules, and it checks them."""
+    return code == 2 and "Duplicate module named" in stdout
 
 
 def _readable(code: int | None, stdout: str) -> bool:
