@@ -95,6 +95,8 @@ def test_a_failing_test_comes_with_its_code_what_it_said_and_the_code_it_runs() 
     assert "def average(items: list[int]) -> float:" in runs and "count_units" not in runs
     ctx = focus(run, [FAILING, TYPE_ERROR], "shop/report.py", texts)
     assert (ctx.about, ctx.failures) == ("tests", text)
+    # the functions at fault, for a one-function proposal: the test's first, then the types'
+    assert [s.name for s in ctx.suspects] == ["average", "count_units"]
     assert "The test" not in ctx.failures_brief and "assert 9 == 2.0" in ctx.failures_brief
 
 

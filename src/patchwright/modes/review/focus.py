@@ -203,9 +203,6 @@ def focus(
     failing = sorted({f.test for f in found if f.test})
     tested = run is not None and failing
     about = finding_kind("bug", found)
-    suspects = find_flagged(found, about, text) if about in ("lint", "types") else []
-    if about == "tests" and run is not None:
-        suspects = find_suspects(run, failing, target, texts)
     return Focus(
         findings=[f.render() for f in found],
         shown=shown_findings(found, text),
@@ -213,5 +210,20 @@ def focus(
         about=about,
         failures=describe_failing(run, failing, target, texts) if run and tested else "",
         failures_brief=describe_tests(run, failing) if run and tested else "",
-        suspects=suspects,
+        suspects=_suspects(run, found, failing, target, texts),
     )
+
+
+def _suspects(
+    run: TestRun | None,
+    found: Sequence[Finding],
+    failing: Sequence[str],
+    target: str,
+    texts: Mapping[str, str],
+) -> list[Suspect]:
+    """The functions at fault, most serious first: those failing tests convict, then those
+    type errors and lint findings point into — each function once."""
+    text = texts.get(target, "")
+    convicted = find_suspects(run, failing, target, texts) if run is not None else []
+    suspects = [*convicted, *find_flagged(found, "types", text), *find_flagged(found, "lint", text)]
+    return [s for i, s in enumerate(suspects) if s.name not in {x.name for x in suspects[:i]}]

@@ -111,6 +111,17 @@ def _goal(kind: Kind, target: Target, ctx: TargetContext) -> str:
     return f"Fix the defects in {target.path}" + (f" ({listed})" if listed else "")
 
 
+def _suspect_goal(path: str, suspect: Suspect) -> str:
+    """The goal of a one-function proposal: that function, and only what convicts it (the
+    file's other findings in the goal sent the model to other functions)."""
+    if suspect.test_id:
+        said = suspect.says.splitlines()[0].removeprefix("E").strip() if suspect.says else ""
+        return f"Fix the function `{suspect.name}` in {path} so that {suspect.test_id} passes" + (
+            f" (now: {said})" if said else ""
+        )
+    return f"Fix the function `{suspect.name}` in {path}: " + "; ".join(suspect.flagged[:3])
+
+
 def _done(kind: Kind, path: str, ctx: TargetContext) -> str:
     if kind == "bug" and ctx.focus.findings:
         return f"at least one of the problems found in {path} is fixed, and nothing else breaks"
@@ -150,6 +161,8 @@ class Proposer:
                           lines=text.count("\n"), overrides=self.tuning.edit_formats,
                           suspect=suspect is not None)  # fmt: skip
         solver = self._solver(target, kind, ctx, baseline)
+        if fmt == "function" and suspect is not None:
+            solver.goal = _suspect_goal(target.path, suspect)
         solver.messages.extend([
             {"role": "system", "content": render("system", fmt=fmt)},
             {"role": "user", "content": self._prompt(target, kind, ctx, fmt, text, suspect)},
