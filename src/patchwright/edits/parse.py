@@ -286,7 +286,7 @@ def _place_unnamed(
             notes.append(f"the code block named no file; taken as the new {owner}, the only "
                          "shown file whose functions and classes it all defines")  # fmt: skip
         return
+    # no note: asked for "the corrected function", a block without a path is the expected
+    # reply, and a note in the repair prompt is copied back by a small model as its rationale
     for block, path in zip(blocks, owners, strict=True):
         edits.append(Edit(path or "", "whole", "", block, "definitions"))
-    notes.append(f"the code block(s) named no file; read as changed definitions of "
-                 f"{', '.join(sorted(set(filter(None, owners))))}")  # fmt: skip
