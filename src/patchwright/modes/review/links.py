@@ -3,8 +3,11 @@
 A test that crashes inside the code names it in its traceback. A test that fails in its own
 assertion does not, so the names its function body uses are looked up among the code's
 definitions instead — the test function's own names, not its module's, so that one test
-module about three functions does not point every failure at every file. A name defined in
-many files says little and is left out.
+module about three functions does not point every failure at every file — and of those,
+the names its module imports (``from shop.pricing import apply_discount``), when it imports
+any of them: a method the test calls on a path or a process (``read_text``, ``run``) would
+otherwise point at whichever files define one of that name. A name defined in many files
+says little and is left out.
 """
 
 from __future__ import annotations
@@ -38,6 +41,8 @@ def failing_test_links(
         case = run.cases.get(test_id)
         if not found and case is not None and case.path:
             names = names_in_test(test_id, texts.get(case.path, ""))
+            imported = (names or set()) & imported_names(texts.get(case.path, ""))
+            names = imported or names
             if names is None and case.path in symbols:
                 names = set(symbols[case.path].references)
             for name in names or ():
@@ -66,3 +71,19 @@ def names_in_test(test_id: str, text: str) -> set[str] | None:
                     used.add(sub.attr)
             return used
     return None
+
+
+def imported_names(text: str) -> set[str]:
+    """The names a module binds by importing (``from m import a as b``: ``b``; ``import a.b``:
+    ``a``)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return set()
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            names |= {alias.asname or alias.name for alias in node.names}
+        elif isinstance(node, ast.Import):
+            names |= {(alias.asname or alias.name).split(".")[0] for alias in node.names}
+    return names
