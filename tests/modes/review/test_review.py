@@ -149,7 +149,9 @@ def test_a_proposal_that_breaks_a_test_is_rolled_back_and_archived(
     failed = review_file(shop_repo, "FAILED_PEER_REVIEW.md")
     assert "test_half" in failed and "Scale the percent by the price." in failed
     repair = user_prompts(shop_repo)[1]  # the repair knows the goal, the proposal and the error
-    assert "Fix the defects in shop/pricing.py" in repair and "Subtract the percent." in repair
+    # a one-function proposal's goal: the function and the test that convicts it
+    assert "Fix the function `apply_discount` in shop/pricing.py so that" in repair
+    assert "Subtract the percent." in repair
     assert "test_half" in repair
 
 
