@@ -216,3 +216,33 @@ def test_a_baseline_that_could_not_start_makes_every_failure_new(
     result = check(base, ["run.sh"], gates=GATE, test_cmd="./no-such-runner")["tests"]
     assert result.status == "failed"
     assert "could not start before the change" in (result.reason or "")
+
+
+def test_a_suite_whose_every_module_fails_to_import_could_not_run_never_passes(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    # the interpreter lacks the project: before and after alike nothing is tested
+    broken = TESTS.replace("from calc import", "from not_installed_anywhere import")
+    write({"calc.py": CODE, "tests/test_calc.py": broken, "tests/test_more.py": broken})
+    base = baseline(test_cmd=PYTEST)
+    write({"calc.py": CODE.replace("a + b  # bug", "a - b")})
+
+    result = check(base, ["calc.py"], gates=GATE, test_cmd=PYTEST)["tests"]
+
+    assert result.status == "could_not_run", result.reason
+    assert "every test module failed to import" in (result.reason or "")
+    assert "not_installed_anywhere" in (result.reason or "")
+
+
+def test_a_test_command_runs_as_in_the_repositorys_activated_virtualenv(tmp_path: Path) -> None:
+    from patchwright.verify.testrun import venv_env
+
+    assert venv_env(tmp_path) == {}  # no venv of its own: the caller's PATH as it is
+    python = tmp_path / ".venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.symlink_to(sys.executable)
+
+    env = venv_env(tmp_path)
+
+    assert env["PATH"].split(":")[0] == str(python.parent)
+    assert env["VIRTUAL_ENV"] == str(tmp_path / ".venv")

@@ -11,7 +11,10 @@ internal or usage error) and still is, makes the gate ``could_not_run``: no verd
 pass. A run the change broke fails the gate. A baseline whose command could not start (a
 checkout exported without its ``node_modules``) compares with nothing: every failure counts
 as new, never "already failing". pytest's exit 5 (no tests collected) skips the
-gate when the baseline collected none either, and fails it when tests ran before.
+gate when the baseline collected none either, and fails it when tests ran before. A run in
+which every test module failed to import and no test ran (``No module named …``: an
+interpreter without the project) is ``could_not_run`` too — before and after the change
+alike it tested nothing, so "no new failure" would be a pass for a tool that did not run.
 """
 
 from __future__ import annotations
@@ -25,6 +28,12 @@ from patchwright.verify.testrun import TestCase, TestRun, run_tests
 from patchwright.verify.tools import tail
 
 NAME = "tests"
+
+
+def _first_error(run: TestRun) -> str:
+    """The import error the run's output names first (``No module named 'x'``)."""
+    found = next((x for x in run.output.splitlines() if x.startswith("E ")), "")
+    return found.removeprefix("E").strip() or "no error line"
 
 
 def case_problem(case: TestCase) -> Problem:
@@ -75,6 +84,11 @@ class TestsGate:
             return GateResult(NAME, "failed", [_run_problem(run, run.problem)])
         if run.collected_nothing:
             return self._nothing_collected(run, base)
+        if run.only_import_errors:
+            return GateResult(NAME, "could_not_run", output=tail(run.output), reason=(
+                f"{run.command}: every test module failed to import, so no test ran "
+                f"({_first_error(run)}) — run the tests with an interpreter that has the "
+                "project installed (its virtualenv), or say how with --test-cmd"))  # fmt: skip
         if run.per_test and base is not None and base.per_test and not base.problem:
             return self._compare(run, base)
         return self._by_exit_code(run, base)

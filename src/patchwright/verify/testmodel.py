@@ -67,6 +67,15 @@ class TestRun:
         return self.exit_code == 5 and not self.cases and is_pytest(self.command)
 
     @property
+    def only_import_errors(self) -> bool:
+        """Every test module failed to import and no test ran (pytest's "collection failure"
+        for each): the suite tested nothing — often an interpreter that lacks the project."""
+        return bool(self.cases) and all(
+            c.outcome == "error" and c.message.startswith("collection failure")
+            for c in self.cases.values()
+        )
+
+    @property
     def cannot_start(self) -> str | None:
         """Why the command could not start at all (then nothing it says can be judged)."""
         if self.missing_tool:

@@ -9,8 +9,10 @@ alone (``per_test`` False).
 
 from __future__ import annotations
 
+import os
 import re
 import shlex
+import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from pathlib import Path
@@ -18,7 +20,7 @@ from pathlib import Path
 from patchwright.sandbox import ExecResult, Sandbox
 from patchwright.verify.runners import Plan, plan_for
 from patchwright.verify.testmodel import TestCase, TestOutcome, TestRun, is_pytest
-from patchwright.verify.tools import describe_failure, scratch_dir, tail
+from patchwright.verify.tools import describe_failure, repo_python, scratch_dir, tail
 
 __all__ = ["TestCase", "TestOutcome", "TestRun", "failure_gist", "is_pytest", "run_tests"]
 
@@ -34,7 +36,7 @@ def run_tests(
     """Run ``cmd`` in ``root`` inside the sandbox and collect per-test outcomes."""
     scratch = scratch_dir(sandbox, "tests")
     plan = _pytest_plan(cmd, scratch) if is_pytest(cmd) else plan_for(root, cmd, scratch)
-    env = {**(extra_env or {}), **plan.env}
+    env = {**venv_env(root), **(extra_env or {}), **plan.env}
     result = sandbox.run(plan.command, timeout=timeout, cwd=root, extra_env=env)
     if plan.output is not None:
         output = plan.output(result)
@@ -53,6 +55,18 @@ def run_tests(
     if run.per_test:
         run.runner = plan.runner
     return run
+
+
+def venv_env(root: Path) -> dict[str, str]:
+    """A test command runs as in the repository's activated virtualenv when it has one:
+    ``python`` and ``pytest`` in ``--test-cmd "python -m pytest"`` are the venv's, not
+    whichever the caller's PATH finds first (which may lack the project)."""
+    python = repo_python(root)
+    if python == sys.executable:
+        return {}
+    bin_dir = os.path.dirname(python)
+    path = os.environ.get("PATH", os.defpath)
+    return {"PATH": f"{bin_dir}{os.pathsep}{path}", "VIRTUAL_ENV": os.path.dirname(bin_dir)}
 
 
 def _pytest_plan(cmd: str, scratch: Path) -> Plan:
