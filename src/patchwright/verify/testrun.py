@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Mapping
 from pathlib import Path
@@ -20,7 +19,7 @@ from pathlib import Path
 from patchwright.sandbox import ExecResult, Sandbox
 from patchwright.verify.runners import Plan, plan_for
 from patchwright.verify.testmodel import TestCase, TestOutcome, TestRun, is_pytest
-from patchwright.verify.tools import describe_failure, repo_python, scratch_dir, tail
+from patchwright.verify.tools import describe_failure, repo_venv, scratch_dir, tail
 
 __all__ = ["TestCase", "TestOutcome", "TestRun", "failure_gist", "is_pytest", "run_tests"]
 
@@ -61,12 +60,11 @@ def venv_env(root: Path) -> dict[str, str]:
     """A test command runs as in the repository's activated virtualenv when it has one:
     ``python`` and ``pytest`` in ``--test-cmd "python -m pytest"`` are the venv's, not
     whichever the caller's PATH finds first (which may lack the project)."""
-    python = repo_python(root)
-    if python == sys.executable:
+    venv = repo_venv(root)
+    if venv is None:
         return {}
-    bin_dir = os.path.dirname(python)
     path = os.environ.get("PATH", os.defpath)
-    return {"PATH": f"{bin_dir}{os.pathsep}{path}", "VIRTUAL_ENV": os.path.dirname(bin_dir)}
+    return {"PATH": f"{venv / 'bin'}{os.pathsep}{path}", "VIRTUAL_ENV": str(venv)}
 
 
 def _pytest_plan(cmd: str, scratch: Path) -> Plan:

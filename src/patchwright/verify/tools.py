@@ -51,14 +51,20 @@ def python_tool(module: str, script: str | None = None) -> list[str] | None:
     return [found] if found else None
 
 
-def repo_python(root: Path) -> str:
-    """The interpreter that sees the repository's dependencies: its own ``.venv`` or
-    ``venv`` when present, otherwise the one patchwright runs in."""
+def repo_venv(root: Path) -> Path | None:
+    """The repository's own virtualenv (``.venv`` or ``venv`` with a runnable python)."""
     for name in (".venv", "venv"):
         candidate = root / name / "bin" / "python"
         if candidate.is_file() and os.access(candidate, os.X_OK):
-            return str(candidate)
-    return sys.executable
+            return root / name
+    return None
+
+
+def repo_python(root: Path) -> str:
+    """The interpreter that sees the repository's dependencies: its own ``.venv`` or
+    ``venv`` when present, otherwise the one patchwright runs in."""
+    venv = repo_venv(root)
+    return str(venv / "bin" / "python") if venv is not None else sys.executable
 
 
 def cache_dir(root: Path, name: str) -> Path:
