@@ -24,6 +24,7 @@ from patchwright.agent.relations.traceback_refs import referenced_files
 from patchwright.modes.review.findings import Finding
 from patchwright.modes.review.formats import finding_kind
 from patchwright.modes.review.links import names_in_test
+from patchwright.modes.review.pycode import FUNCTIONS, definitions, functions, innermost, span
 from patchwright.modes.review.suspect import Suspect, find_flagged, find_suspects
 from patchwright.verify import TestRun
 from patchwright.verify.summary import describe_tests
@@ -36,7 +37,6 @@ DETAIL_LINES = 8  # lines of the assertion message and traceback tail
 MAX_CHARS = 6000  # of all the failing tests together
 _ORDER = {"smoke": 0, "tests": 1, "types": 2, "lint": 3, "lazy": 4}
 _PLACED = ("smoke", "types", "lint")  # findings shown with their code
-_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 
 
 def _numbered(lines: Sequence[str], first: int, last: int, mark: Iterable[int] = ()) -> list[str]:
@@ -49,25 +49,10 @@ def _numbered(lines: Sequence[str], first: int, last: int, mark: Iterable[int] =
     ]
 
 
-def _definitions(text: str) -> list[ast.AST]:
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return []
-    return [n for n in ast.walk(tree) if isinstance(n, (*_FUNCTIONS, ast.ClassDef))]
-
-
-def _span(node: ast.AST) -> tuple[int, int]:
-    decorators = getattr(node, "decorator_list", [])
-    start = min([getattr(node, "lineno", 1), *(d.lineno for d in decorators)])
-    return start, getattr(node, "end_lineno", None) or start
-
-
 def _enclosing(text: str, line: int) -> tuple[int, int] | None:
     """The innermost function around ``line``: its first and last line."""
-    spans = [_span(n) for n in _definitions(text) if isinstance(n, _FUNCTIONS)]
-    inside = [s for s in spans if s[0] <= line <= s[1]]
-    return min(inside, key=lambda s: s[1] - s[0]) if inside else None
+    found = innermost(functions(text), line)
+    return span(found) if found is not None else None
 
 
 def code_around(text: str, line: int) -> list[str]:
@@ -122,9 +107,9 @@ def _test_code(test_id: str, test_path: str, text: str, detail: str) -> list[str
     name = test_id.split("::")[-1].split("[")[0]
     lines = text.splitlines()
     marks = [line for path, line in referenced_files(detail, [test_path])]
-    for node in _definitions(text):
-        if isinstance(node, _FUNCTIONS) and node.name == name:
-            first, last = _span(node)
+    for node in functions(text):
+        if node.name == name:
+            first, last = span(node)
             shown = _numbered(lines, first, min(last, first + MAX_SNIPPET - 1), marks)
             return shown + (["    ..."] if last >= first + MAX_SNIPPET else [])
     return []
@@ -136,10 +121,10 @@ def _spans_run(target: str, text: str, names: set[str], detail: str) -> list[tup
     frames = [line for _, line in referenced_files(detail, [target])]
     if frames:
         return [(frames[0], frames[0])]
-    named = [n for n in _definitions(text) if getattr(n, "name", "") in names]
-    functions = [_span(n) for n in named if isinstance(n, _FUNCTIONS)]
-    classes = [_span(n) for n in named if isinstance(n, ast.ClassDef)]
-    spans = sorted(functions or classes)
+    named = [n for n in definitions(text) if getattr(n, "name", "") in names]
+    called = [span(n) for n in named if isinstance(n, FUNCTIONS)]
+    classes = [span(n) for n in named if isinstance(n, ast.ClassDef)]
+    spans = sorted(called or classes)
     outer = [s for s in spans if not any(o != s and o[0] <= s[0] <= s[1] <= o[1] for o in spans)]
     return [s for s in outer if s[1] - s[0] < MAX_SNIPPET][:2]
 
@@ -226,4 +211,7 @@ def _suspects(
     text = texts.get(target, "")
     convicted = find_suspects(run, failing, target, texts) if run is not None else []
     suspects = [*convicted, *find_flagged(found, "types", text), *find_flagged(found, "lint", text)]
-    return [s for i, s in enumerate(suspects) if s.name not in {x.name for x in suspects[:i]}]
+    first: dict[str, Suspect] = {}
+    for suspect in suspects:
+        first.setdefault(suspect.name, suspect)
+    return list(first.values())

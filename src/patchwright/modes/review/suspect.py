@@ -20,17 +20,15 @@ second look at the file tries another of its failing tests or findings.
 
 from __future__ import annotations
 
-import ast
-import textwrap
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from patchwright.agent.relations.traceback_refs import referenced_files
 from patchwright.modes.review.findings import Finding
 from patchwright.modes.review.links import names_in_test
+from patchwright.modes.review.pycode import Function, functions, innermost, source
 from patchwright.verify import TestRun
 
-_FUNCTIONS = (ast.FunctionDef, ast.AsyncFunctionDef)
 MAX_LINES = 60  # a longer function is no focus: the whole file is asked for instead
 SAYS_LINES = 6  # of the assertion message
 
@@ -48,33 +46,14 @@ class Suspect:
     flagged: tuple[str, ...] = ()  # or: the lint or type findings inside it, rendered
 
 
-def _functions(text: str) -> list[ast.FunctionDef | ast.AsyncFunctionDef]:
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return []
-    return [n for n in ast.walk(tree) if isinstance(n, _FUNCTIONS)]
-
-
-def _source(text: str, node: ast.AST) -> str:
-    lines = text.splitlines()
-    first = min(
-        [getattr(node, "lineno", 1), *(d.lineno for d in getattr(node, "decorator_list", []))]
-    )
-    last = getattr(node, "end_lineno", None) or first
-    return textwrap.dedent("\n".join(lines[first - 1 : last]))
-
-
-def _convicted(
-    text: str, frames: Sequence[int], names: set[str]
-) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    functions = _functions(text)
+def _convicted(text: str, frames: Sequence[int], names: set[str]) -> Function | None:
+    candidates = functions(text)
     for line in frames:
-        around = [f for f in functions if f.lineno <= line <= (f.end_lineno or f.lineno)]
-        if around:
-            return min(around, key=lambda f: (f.end_lineno or f.lineno) - f.lineno)
-    named = [f for f in functions if f.name in names]
-    return named[0] if len({f.name for f in named}) == 1 and len(named) == 1 else None
+        found = innermost(candidates, line)
+        if found is not None:
+            return found
+    named = [f for f in candidates if f.name in names]
+    return named[0] if len(named) == 1 else None
 
 
 def _says(message: str, detail: str) -> str:
@@ -83,11 +62,6 @@ def _says(message: str, detail: str) -> str:
     if first and not any(first in x for x in lines):
         lines.insert(0, first)
     return "\n".join(lines[:SAYS_LINES])
-
-
-def _innermost(text: str, line: int) -> ast.FunctionDef | ast.AsyncFunctionDef | None:
-    around = [f for f in _functions(text) if f.lineno <= line <= (f.end_lineno or f.lineno)]
-    return min(around, key=lambda f: (f.end_lineno or f.lineno) - f.lineno) if around else None
 
 
 def pick(suspects: Sequence[Suspect], avoid: Sequence[str]) -> Suspect | None:
@@ -100,10 +74,11 @@ def find_flagged(found: Sequence[Finding], kind: str, text: str) -> list[Suspect
     """The functions of ``text`` that findings of ``kind`` (lint, types) point into, in
     order, each with all of that kind inside it."""
     suspects: dict[int, Suspect] = {}  # by the function's first line
+    candidates = functions(text)
     located = sorted((f for f in found if f.source == kind and f.line), key=lambda f: f.line or 0)
     for finding in located:
-        node = _innermost(text, finding.line or 0)
-        code = _source(text, node) if node is not None else ""
+        node = innermost(candidates, finding.line or 0)
+        code = source(text, node) if node is not None else ""
         if node is None or code.count("\n") >= MAX_LINES:
             continue
         before = suspects.get(node.lineno, Suspect(node.name, code))
@@ -128,12 +103,12 @@ def find_suspects(
         frames = [line for _, line in referenced_files(detail, [target])]
         node = _convicted(text, frames, names_in_test(test_id, test_text) or set())
         test_name = test_id.split("::")[-1].split("[")[0]
-        test_node = next((f for f in _functions(test_text) if f.name == test_name), None)
+        test_node = next((f for f in functions(test_text) if f.name == test_name), None)
         if node is None or test_node is None:
             continue
-        code = _source(text, node)
+        code = source(text, node)
         if code.count("\n") >= MAX_LINES or any(s.name == node.name for s in found):
             continue
-        found.append(Suspect(node.name, code, test_id, case.path, _source(test_text, test_node),
+        found.append(Suspect(node.name, code, test_id, case.path, source(test_text, test_node),
                              _says(case.message, case.detail)))  # fmt: skip
     return found
