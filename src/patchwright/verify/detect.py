@@ -11,12 +11,10 @@ dependencies (jest, vitest, mocha) or ``node --test`` when its tests use ``node:
 
 from __future__ import annotations
 
-import configparser
 import shlex
-import tomllib
 from pathlib import Path
 
-from patchwright.verify.tools import repo_python
+from patchwright.verify.tools import ini_section, pyproject_tool, repo_python
 
 _NPM_PLACEHOLDER = 'echo "Error: no test specified" && exit 1'
 
@@ -83,38 +81,14 @@ def _uses_node_test(root: Path) -> bool:
 def _uses_pytest(root: Path) -> bool:
     if (root / "pytest.ini").is_file() or (root / "conftest.py").is_file():
         return True
-    if _pyproject_has_pytest(root / "pyproject.toml"):
+    if pyproject_tool(root, "pytest"):
         return True
-    if _ini_has_section(root / "setup.cfg", "tool:pytest"):
-        return True
-    if _ini_has_section(root / "tox.ini", "pytest"):
+    if ini_section(root / "setup.cfg", "tool:pytest") or ini_section(root / "tox.ini", "pytest"):
         return True
     for folder in ("tests", "test"):
         if (root / folder).is_dir() and any((root / folder).rglob("*.py")):
             return True
     return _has_test_files(root)
-
-
-def _pyproject_has_pytest(path: Path) -> bool:
-    if not path.is_file():
-        return False
-    try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    tool = data.get("tool", {})
-    return isinstance(tool, dict) and "pytest" in tool
-
-
-def _ini_has_section(path: Path, section: str) -> bool:
-    if not path.is_file():
-        return False
-    parser = configparser.ConfigParser(interpolation=None)
-    try:
-        parser.read(path, encoding="utf-8")
-    except (configparser.Error, OSError, UnicodeDecodeError):
-        return False
-    return parser.has_section(section)
 
 
 def _has_test_files(root: Path) -> bool:

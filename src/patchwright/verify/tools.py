@@ -13,11 +13,13 @@ check does not apply here, and other checks of the same files still run.
 
 from __future__ import annotations
 
+import configparser
 import importlib.util
 import os
 import re
 import shutil
 import sys
+import tomllib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
@@ -49,6 +51,30 @@ def python_tool(module: str, script: str | None = None) -> list[str] | None:
         return [sys.executable, "-m", module]
     found = which(script)
     return [found] if found else None
+
+
+def pyproject_tool(root: Path, name: str) -> bool:
+    """True when the repository's ``pyproject.toml`` has a ``[tool.<name>]`` table."""
+    path = root / "pyproject.toml"
+    if not path.is_file():
+        return False
+    try:
+        tool = tomllib.loads(path.read_text(encoding="utf-8")).get("tool", {})
+    except (OSError, ValueError):
+        return False
+    return isinstance(tool, dict) and name in tool
+
+
+def ini_section(path: Path, section: str) -> bool:
+    """True when the INI file at ``path`` (``setup.cfg``, ``tox.ini``) has ``[section]``."""
+    if not path.is_file():
+        return False
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read(path, encoding="utf-8")
+    except (configparser.Error, OSError, UnicodeDecodeError):
+        return False
+    return parser.has_section(section)
 
 
 def repo_venv(root: Path) -> Path | None:

@@ -22,11 +22,9 @@ Only errors in the touched files are compared, without line numbers.
 from __future__ import annotations
 
 import ast
-import configparser
 import re
 import sys
 import time
-import tomllib
 from pathlib import Path
 
 from patchwright.verify.context import GateContext
@@ -35,6 +33,8 @@ from patchwright.verify.langs.build import build_checks, combine
 from patchwright.verify.model import GateResult, Problem, Status, diff_problems
 from patchwright.verify.tools import (
     ToolBroken,
+    ini_section,
+    pyproject_tool,
     python_tool,
     repo_python,
     scratch_copies,
@@ -54,20 +54,10 @@ def mypy_configured(root: Path) -> str | None:
     for name in ("mypy.ini", ".mypy.ini"):
         if (root / name).is_file():
             return name
-    pyproject = root / "pyproject.toml"
-    if pyproject.is_file():
-        try:
-            if "mypy" in tomllib.loads(pyproject.read_text(encoding="utf-8")).get("tool", {}):
-                return "pyproject.toml [tool.mypy]"
-        except (OSError, ValueError):
-            pass
-    parser = configparser.ConfigParser(interpolation=None)
-    try:
-        parser.read(root / "setup.cfg", encoding="utf-8")
-        if parser.has_section("mypy"):
-            return "setup.cfg [mypy]"
-    except (configparser.Error, UnicodeDecodeError):
-        pass
+    if pyproject_tool(root, "mypy"):
+        return "pyproject.toml [tool.mypy]"
+    if ini_section(root / "setup.cfg", "mypy"):
+        return "setup.cfg [mypy]"
     for marker in ("py.typed", "*/py.typed", "src/*/py.typed"):
         if any(root.glob(marker)):
             return "a py.typed marker"

@@ -12,19 +12,17 @@ the change fails it, like any new problem; a contract broken already does not.
 
 from __future__ import annotations
 
-import configparser
 import re
 import shlex
 import sys
 import time
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from patchwright.sandbox import Sandbox
 from patchwright.verify import GateResult, Problem
 from patchwright.verify.model import Status
-from patchwright.verify.tools import repo_python
+from patchwright.verify.tools import ini_section, pyproject_tool, repo_python
 
 NAME = "contracts"
 TIMEOUT = 300.0
@@ -36,18 +34,9 @@ def contracts_file(root: Path) -> str | None:
     """Where the repository declares import-linter contracts, or None."""
     if (root / ".importlinter").is_file():
         return ".importlinter"
-    try:
-        data = tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))
-        if "importlinter" in data.get("tool", {}):
-            return "pyproject.toml"
-    except (OSError, ValueError):
-        pass
-    parser = configparser.ConfigParser(interpolation=None)
-    try:
-        parser.read(root / "setup.cfg", encoding="utf-8")
-    except (configparser.Error, UnicodeDecodeError):
-        return None
-    return "setup.cfg" if parser.has_section("importlinter") else None
+    if pyproject_tool(root, "importlinter"):
+        return "pyproject.toml"
+    return "setup.cfg" if ini_section(root / "setup.cfg", "importlinter") else None
 
 
 def _python(root: Path) -> str:
