@@ -21,7 +21,7 @@ import ast
 import io
 import textwrap
 
-_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
 
 
@@ -48,8 +48,8 @@ def dropped_definitions(path: str, old: str, new: str) -> list[str]:
     before, after = _parse(old), _parse(readable(new))
     if before is None or after is None:
         return []
-    kept = {node.name for node in after.body if isinstance(node, _DEFS)}
-    return [n.name for n in before.body if isinstance(n, _DEFS) and n.name not in kept]
+    kept = {node.name for node in after.body if isinstance(node, DEFS)}
+    return [n.name for n in before.body if isinstance(n, DEFS) and n.name not in kept]
 
 
 def _lines(text: str) -> list[str]:
@@ -86,9 +86,16 @@ def _places(before: ast.Module, old_lines: list[str]) -> dict[str, tuple[int, in
             line = old_lines[start]
             where[name] = (start, stop, line[: len(line) - len(line.lstrip())])
     for node in before.body:
-        if isinstance(node, _DEFS):
+        if isinstance(node, DEFS):
             where[node.name] = (*_span(node), "")
     return where
+
+
+def replaceable(text: str) -> set[str] | None:
+    """The names a block of definitions can replace in ``text`` — its top-level definitions
+    and its lone methods (see ``merge_definitions``); None when it does not parse."""
+    tree = _parse(text)
+    return None if tree is None else set(_places(tree, _lines(text)))
 
 
 def merge_definitions(old: str, new: str) -> str | None:
@@ -101,14 +108,14 @@ def merge_definitions(old: str, new: str) -> str | None:
         return None
     # lines as the parser counts them (str.splitlines would also split at form feeds)
     old_lines, new_lines = _lines(old), _lines(new)
-    others = [ast.get_source_segment(new, n) or "" for n in after.body if not isinstance(n, _DEFS)]
+    others = [ast.get_source_segment(new, n) or "" for n in after.body if not isinstance(n, DEFS)]
     if any(segment.strip() not in old for segment in others):
         return None
     where = _places(before, old_lines)
     replacements: dict[int, tuple[int, list[str]]] = {}
     appended: list[str] = []
     for node in after.body:
-        if not isinstance(node, _DEFS):
+        if not isinstance(node, DEFS):
             continue
         start, end = _span(node)
         text = new_lines[start:end]

@@ -17,12 +17,11 @@ import ast
 import re
 from collections.abc import Mapping
 
-from patchwright.edits.dropped import methods, readable
+from patchwright.edits.dropped import DEFS, readable, replaceable
 from patchwright.edits.types import Edit
 
 _TOP_LEVEL = re.compile(r"^(?:async\s+def|def|class)\s+([A-Za-z_]\w*)", re.M)
 _IMPORT = re.compile(r"^(?:import|from)\s+\S.*$", re.M)
-_DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
 
 def _lines(text: str) -> list[str]:
@@ -60,16 +59,6 @@ def owner_of_whole(block: str, shown: Mapping[str, str] | None) -> str | None:
     return owners[0] if len(owners) == 1 else None
 
 
-def _defined_names(text: str) -> set[str] | None:
-    """The top-level definitions of ``text`` and its lone methods; None if it does not parse."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return None
-    top = {n.name for n in tree.body if isinstance(n, _DEFS)}
-    return top | {name for name, nodes in methods(tree).items() if len(nodes) == 1}
-
-
 def owner_of_definitions(block: str, shown: Mapping[str, str] | None) -> str | None:
     """The single shown file that ``block`` — definitions only — changes, else None."""
     if not shown:
@@ -79,13 +68,13 @@ def owner_of_definitions(block: str, shown: Mapping[str, str] | None) -> str | N
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
         return None
-    names = {n.name for n in tree.body if isinstance(n, _DEFS)}
-    others = [n for n in tree.body if not isinstance(n, _DEFS)]
+    names = {n.name for n in tree.body if isinstance(n, DEFS)}
+    others = [n for n in tree.body if not isinstance(n, DEFS)]
     if not names or any(not isinstance(n, (ast.Import, ast.ImportFrom)) for n in others):
         return None
     owners = []
     for path, text in shown.items():
-        defined = _defined_names(text) if path.endswith((".py", ".pyi")) else None
+        defined = replaceable(text) if path.endswith((".py", ".pyi")) else None
         kept = all((ast.get_source_segment(source, n) or "?") in text for n in others)
         if defined is not None and names <= defined and kept:
             owners.append(path)

@@ -278,15 +278,15 @@ def _place_unnamed(
     """Code blocks that name no file, as edits of the shown file each unambiguously
     belongs to: blocks of definitions only (applied in order; the rest of the file kept),
     else one whole file."""
-    owners = [owner_of_definitions(block, shown) for block in blocks]
-    if not blocks or None in owners:
-        owner = owner_of_whole(blocks[0], shown) if len(blocks) == 1 else None
-        if owner:
-            edits.append(Edit(owner, "whole", "", blocks[0], "whole"))
-            notes.append(f"the code block named no file; taken as the new {owner}, the only "
-                         "shown file whose functions and classes it all defines")  # fmt: skip
+    owned = [(block, owner_of_definitions(block, shown)) for block in blocks]
+    placed = [(block, owner) for block, owner in owned if owner]
+    if blocks and len(placed) == len(blocks):
+        # no note: asked for "the corrected function", a block without a path is the expected
+        # reply, and a note in the repair prompt is copied back by a small model as its rationale
+        edits += [Edit(owner, "whole", "", block, "definitions") for block, owner in placed]
         return
-    # no note: asked for "the corrected function", a block without a path is the expected
-    # reply, and a note in the repair prompt is copied back by a small model as its rationale
-    for block, path in zip(blocks, owners, strict=True):
-        edits.append(Edit(path or "", "whole", "", block, "definitions"))
+    owner = owner_of_whole(blocks[0], shown) if len(blocks) == 1 else None
+    if owner:
+        edits.append(Edit(owner, "whole", "", blocks[0], "whole"))
+        notes.append(f"the code block named no file; taken as the new {owner}, the only "
+                     "shown file whose functions and classes it all defines")  # fmt: skip
