@@ -62,7 +62,7 @@ def _span(node: Definition) -> tuple[int, int]:
     return first - 1, node.end_lineno or node.lineno
 
 
-def methods(tree: ast.Module) -> dict[str, list[Definition]]:
+def _methods(tree: ast.Module) -> dict[str, list[Definition]]:
     """The methods of the module's top-level classes, by name."""
     found: dict[str, list[Definition]] = {}
     for cls in (n for n in tree.body if isinstance(n, ast.ClassDef)):
@@ -80,7 +80,7 @@ def _places(before: ast.Module, old_lines: list[str]) -> dict[str, tuple[int, in
     """Where a definition of the reply goes, by name: the top-level definition of that name,
     else the one method of that name (with its indentation)."""
     where: dict[str, tuple[int, int, str]] = {}
-    for name, nodes in methods(before).items():
+    for name, nodes in _methods(before).items():
         if len(nodes) == 1:
             start, stop = _span(nodes[0])
             line = old_lines[start]
