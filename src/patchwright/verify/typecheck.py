@@ -100,19 +100,16 @@ def run_mypy(ctx: GateContext, mypy: list[str], paths: list[str], shadows: dict[
     python = repo_python(ctx.root)
     if python != sys.executable:
         args += ["--python-executable", python]
-    if str(ctx.root) in _PACKAGE_BASES:
-        args.append("--explicit-package-bases")
+    root = str(ctx.root)
     with scratch_copies(ctx.root, shadows) as copies:
         for path, copy in copies.items():
             args += ["--shadow-file", path, str(copy)]
-        result = ctx.sandbox.run([*args, "--", *paths], cwd=ctx.root, timeout=300)
-        if (
-            _duplicate_modules(result.exit_code, result.stdout)
-            and str(ctx.root) not in _PACKAGE_BASES
-        ):
-            _PACKAGE_BASES.add(str(ctx.root))
-            args.append("--explicit-package-bases")
-            result = ctx.sandbox.run([*args, "--", *paths], cwd=ctx.root, timeout=300)
+        bases = ["--explicit-package-bases"] if root in _PACKAGE_BASES else []
+        result = ctx.sandbox.run([*args, *bases, "--", *paths], cwd=ctx.root, timeout=300)
+        if not bases and _duplicate_modules(result.exit_code, result.stdout):
+            _PACKAGE_BASES.add(root)
+            bases = ["--explicit-package-bases"]
+            result = ctx.sandbox.run([*args, *bases, "--", *paths], cwd=ctx.root, timeout=300)
     if why := unusable("mypy", result):
         raise ToolBroken(why)
     if not _readable(result.exit_code, result.stdout):
