@@ -209,6 +209,51 @@ def test_the_pipeline_asks_for_the_edit_format_given(shop_repo: Path, tmp_path: 
     assert "unified diff" in system
 
 
+FUNCTION_FIX = (
+    "The discount is returned instead of the price after it.\n```python\n"
+    "def apply_discount(price: float, percent: float) -> float:\n"
+    '    """Return the price after taking ``percent`` (0-100) off it."""\n'
+    "    return price * (1 - percent / 100)\n```\n"
+)
+
+
+def test_after_a_failed_whole_file_attempt_a_small_model_is_asked_for_the_convicted_function(
+    shop_repo: Path, tmp_path: Path, shop: Any
+) -> None:
+    settings = settings_for(tmp_path, [reply(COMMENT), reply(FUNCTION_FIX), reply("fix: d")])
+    bus = EventBus()
+    seen = events_of(bus)
+    request = build_request(TASK, settings, Overrides(max_iter=2, yes=True))
+    result = solve(Session(settings, shop_repo, bus=bus), request)
+
+    assert (result.outcome, result.iterations) == ("solved", 2)
+    assert shop.git(shop_repo, "show", "HEAD:shop/pricing.py") == shop.FIXED  # docstring kept
+    [refocus] = [d for k, d in seen if k == "edit.refocus"]
+    assert (refocus["iteration"], refocus["definition"], refocus["path"]) == (
+        2, "apply_discount", "shop/pricing.py")  # fmt: skip
+    messages = trajectory(shop_repo, result.run_id)
+    systems = [m["content"] for m in messages if m["role"] == "system"]
+    assert len(systems) == 2 and "COMPLETE new content" in systems[0]  # the first conversation
+    assert systems[1] == "You are a careful senior software engineer.\n"  # kept in the record
+    asked = messages[messages.index({"role": "system", "content": systems[1]}) + 1]["content"]
+    assert "The bug is in the function `apply_discount` of shop/pricing.py" in asked
+    assert "def test_quarter_off() -> None:" in asked and "assert 50.0 == 150.0" in asked
+    assert f"The task: {TASK}" in asked
+
+
+@pytest.mark.parametrize("run", [{"edit_format": "whole"}, {"edit_format": "diff"}])
+def test_a_chosen_edit_format_is_kept_on_every_attempt(
+    shop_repo: Path, tmp_path: Path, run: dict[str, str]
+) -> None:
+    settings = settings_for(tmp_path, [reply(COMMENT), reply(FIX), reply("fix: d")], run=run)
+    bus = EventBus()
+    seen = events_of(bus)
+    request = build_request(TASK, settings, Overrides(max_iter=2, yes=True))
+    result = solve(Session(settings, shop_repo, bus=bus), request)
+    assert (result.outcome, result.iterations) == ("solved", 2)
+    assert "edit.refocus" not in [k for k, _ in seen]
+
+
 # -- the agent ---------------------------------------------------------------------------
 
 

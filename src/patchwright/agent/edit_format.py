@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from typing import Literal
 
 # "function": the one corrected definition, placed by its name — asked for only where the
-# definition at fault is known (the review's failing-test proposals; modes/review/suspect.py)
+# definition at fault is known (agent/relations/suspects.py): the review's failing-test
+# proposals, and a small model's retries once a whole-file attempt failed
 EditFormat = Literal["diff", "whole", "udiff", "function"]
 FORMATS: tuple[str, ...] = ("auto", "diff", "whole", "udiff")
 

@@ -7,14 +7,19 @@ transaction and runs the gates against the baseline, then the task's definition 
 failure rolls the disk back and the model gets the original goal, what "done" means and only
 what failed (PyOB's context-aware repair) — unless a gate could not run, which no repair can
 fix: that stops the run (``GatesCouldNotRun``) with the disk rolled back. Replies that do
-not parse, do not match, change nothing or repeat a rejected change are answered at once without spending an iteration, from
-one small budget shared by the whole run.
+not parse, do not match, change nothing or repeat a rejected change are answered at once
+without spending an iteration, from one small budget.
+
+A retry that repeats what failed rarely succeeds with a small model. With a ``Refocus`` (the
+function the failing tests convict, see ``relations.suspects``), the iterations after the
+first failed one start over: a fresh conversation about that one function, asking for it
+corrected, with a fresh budget of answered replies.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from patchwright import interrupts
@@ -27,6 +32,7 @@ from patchwright.events import (
     CandidateStart,
     EditApplied,
     EditFailed,
+    EditRefocused,
     EditRetry,
     EventBus,
     IterationStart,
@@ -58,6 +64,17 @@ class _Failed(Exception):
         self.check = check
 
 
+@dataclass(frozen=True)
+class Refocus:
+    """Another way in, for the iterations after the first fails: a fresh conversation that
+    asks for one definition (``path``'s ``definition``) corrected."""
+
+    messages: tuple[Message, ...]
+    definition: str
+    path: str
+    reply_tokens: int = 1024
+
+
 @dataclass
 class SolveOptions:
     task: str
@@ -70,6 +87,7 @@ class SolveOptions:
     done: str = ""  # what "done" means, repeated in every repair prompt
     failures: str = ""  # how the criterion fails before any change
     definition: str = ""  # fmt "function": the definition the model rewrites
+    refocus: Refocus | None = None  # how to start over once an iteration failed
 
 
 @dataclass
@@ -106,6 +124,7 @@ class PipelineSolver:
     retries: int = 0
     replies: int = 0
     echo_base: tuple[Message, str] | None = None  # a request echoes were answered in, as sent
+    earlier: list[Message] = field(default_factory=list)  # the conversations left by a refocus
 
     def solve(self, opts: SolveOptions) -> StrategyResult:
         self.last_failure = self.last_failure or opts.failures
@@ -115,7 +134,33 @@ class PipelineSolver:
             result = self._iteration(opts, iteration)
             if result is not None:
                 return self._tally(result)
+            if iteration < opts.max_iter:
+                opts = self._refocused(opts, iteration + 1)
         return self._tally(StrategyResult("failed", opts.max_iter, reason=self._failure_reason()))
+
+    @property
+    def history(self) -> list[Message]:
+        """Every message of the run, those of a conversation left by a refocus first."""
+        return [*self.earlier, *self.messages]
+
+    def _refocused(self, opts: SolveOptions, iteration: int) -> SolveOptions:
+        """After a failed iteration, ``opts.refocus``'s fresh conversation (once)."""
+        focus = opts.refocus
+        if focus is None:
+            return opts
+        self.earlier.extend(self.messages)
+        self.messages[:] = list(focus.messages)
+        self.echo_base = None
+        self.pending_notes.clear()
+        self.working.reset()
+        self.bus.emit(EditRefocused(iteration=iteration, definition=focus.definition,
+                                    path=focus.path))  # fmt: skip
+        self.actions.append(
+            {"iteration": iteration, "refocus": focus.definition, "path": focus.path}
+        )
+        return replace(opts, fmt="function", definition=focus.definition, refocus=None,
+                       reply_tokens=focus.reply_tokens,
+                       free_retries=self.retries + opts.free_retries)  # fmt: skip
 
     def _goal(self, opts: SolveOptions) -> str:
         """The goal every repair prompt repeats (a review adds the proposal's rationale)."""
@@ -221,7 +266,7 @@ class PipelineSolver:
                     "feedback": attempt.feedback,
                 }
             )
-            self.on_step(self.messages, self.actions)
+            self.on_step(self.history, self.actions)
             if attempt.ok:
                 self.pending_notes.extend(attempt.notes)
                 self.bus.emit(
@@ -296,7 +341,7 @@ class PipelineSolver:
             raise _Failed(check)
         self.last_check = kept.check
         self.actions.append({"iteration": iteration, "gates": "passed", "undo": kept.undo_id})
-        self.on_step(self.messages, self.actions)
+        self.on_step(self.history, self.actions)
         outcome: StrategyOutcome = "solved" if kept.check.solved else "unverified"
         return StrategyResult(outcome, iteration, kept.files, kept.diff, changes=kept.changes,
                               first_try=iteration == 1 and first, check=kept.check)  # fmt: skip
@@ -331,4 +376,4 @@ class PipelineSolver:
         )
         self.messages.append({"role": "user", "content": repair})
         self.actions.append({"iteration": iteration, "gates": why, "summary": check.summary})
-        self.on_step(self.messages, self.actions)
+        self.on_step(self.history, self.actions)

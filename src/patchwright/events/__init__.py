@@ -67,6 +67,7 @@ from patchwright.events.task import (
     CriterionResult,
     EditApplied,
     EditFailed,
+    EditRefocused,
     EditRetry,
     GateResult,
     GitAbsent,
@@ -93,8 +94,8 @@ from patchwright.events.task import (
 __all__ = [
     "KINDS", "AgentLoop", "AgentPlan", "AgentRejected", "ApprovalEdited", "BaselineDone",
     "BaselineStart", "CandidateReply", "CandidateStart", "CandidateValidated", "ContextBuilt",
-    "CriterionDecided", "CriterionResult", "EditApplied", "EditFailed", "EditRetry", "Event",
-    "EventBus", "GateResult", "GitAbsent", "GitBranch", "IndexDone", "IndexFailed",
+    "CriterionDecided", "CriterionResult", "EditApplied", "EditFailed", "EditRefocused",
+    "EditRetry", "Event", "EventBus", "GateResult", "GitAbsent", "GitBranch", "IndexDone", "IndexFailed",
     "IndexProgress", "IndexStart", "InstanceBaseline", "InstanceEnd", "InstanceStart",
     "IterationStart", "JsonlWriter", "Listener", "LocaliseDone", "McpFailed", "ModelFallback",
     "ModelKeyCooled", "ModelKeyRefused", "ModelReply", "ModelRequest", "ModelRetry",

@@ -217,6 +217,17 @@ class EditRetry(Event):
     why: str
 
 
+@dataclass(frozen=True, kw_only=True)
+class EditRefocused(Event):
+    """Whole-file attempts failed: the next ones ask for the one function the failing tests
+    convict, in a fresh conversation."""
+
+    kind: ClassVar[str] = "edit.refocus"
+    iteration: int  # the first iteration asked this way
+    definition: str
+    path: str
+
+
 # -- the agent's roles and tools -----------------------------------------------------------
 
 

@@ -25,6 +25,16 @@ def referenced_files(output: str, paths: Sequence[str]) -> list[tuple[str, int]]
     return found
 
 
+def referenced_lines(output: str, path: str) -> list[int]:
+    """Every line of ``path`` the output names, in order (a traceback's frames in it)."""
+    lines: list[int] = []
+    for match in sorted((*_PY_FRAME.finditer(output), *_PATH_LINE.finditer(output)),
+                        key=lambda m: m.start()):  # fmt: skip
+        if _to_repo_path(match.group("path").replace("\\", "/"), {path}) == path:
+            lines.append(int(match.group("line")))
+    return lines
+
+
 def _to_repo_path(raw: str, known: set[str]) -> str | None:
     raw = raw.lstrip("./")
     if raw in known:

@@ -22,6 +22,7 @@ from patchwright.agent.request import TaskRequest
 from patchwright.agent.session import Session
 from patchwright.agent.solve_types import Person, Wired
 from patchwright.agent.task.prepare import Groundwork
+from patchwright.agent.task.refocus import refocus_for
 from patchwright.agent.task.repo import TaskRepo
 from patchwright.agent.working_copy import WorkingCopy
 from patchwright.events import ContextBuilt
@@ -104,6 +105,7 @@ def build_pipeline(
     lang = edit_language(p for p in ctx.paths if p not in protected)
     solver.messages.extend([{"role": "system", "content": render("system", fmt=fmt, lang=lang)},
                             {"role": "user", "content": task}])  # fmt: skip
+    editable = [p for p in ctx.paths if p not in protected]
     options = SolveOptions(
         request.task,
         fmt,
@@ -112,5 +114,6 @@ def build_pipeline(
         candidates=candidates_for(request.limits.candidates, info),
         done=ground.done,
         failures=ground.failures,
+        refocus=refocus_for(info, request.edit_format, request.task, ground, editable),
     )
     return Wired("pipeline", lambda: solver.solve(options), fmt, options.candidates)

@@ -20,12 +20,12 @@ import ast
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
+from patchwright.agent.relations.pycode import FUNCTIONS, definitions, functions, innermost, span
+from patchwright.agent.relations.suspects import Suspect, find_suspects, names_in_test
 from patchwright.agent.relations.traceback_refs import referenced_files
 from patchwright.modes.review.findings import Finding
 from patchwright.modes.review.formats import finding_kind
-from patchwright.modes.review.links import names_in_test
-from patchwright.modes.review.pycode import FUNCTIONS, definitions, functions, innermost, span
-from patchwright.modes.review.suspect import Suspect, find_flagged, find_suspects
+from patchwright.modes.review.suspect import find_flagged
 from patchwright.verify import TestRun
 from patchwright.verify.summary import describe_tests
 

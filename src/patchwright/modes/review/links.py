@@ -17,6 +17,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
 from patchwright.agent.relations.related_tests import traced_files
+from patchwright.agent.relations.suspects import names_in_test
 from patchwright.index import FileSymbols
 from patchwright.verify import TestRun
 
@@ -50,27 +51,6 @@ def failing_test_links(
                     found |= definers.get(name, set())
         links[test_id] = found
     return links
-
-
-def names_in_test(test_id: str, text: str) -> set[str] | None:
-    """Identifiers used in the test function's body; None when it cannot be found."""
-    name = test_id.split("::")[-1].split("[")[0]
-    if not text or not name:
-        return None
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError):
-        return None
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef) and node.name == name:
-            used: set[str] = set()
-            for sub in ast.walk(node):
-                if isinstance(sub, ast.Name):
-                    used.add(sub.id)
-                elif isinstance(sub, ast.Attribute):
-                    used.add(sub.attr)
-            return used
-    return None
 
 
 def imported_names(text: str) -> set[str]:

@@ -25,6 +25,7 @@ from patchwright.agent.keeping import Keeper
 from patchwright.agent.pipeline_solver import SolveOptions, Trajectory
 from patchwright.agent.prompts import render
 from patchwright.agent.relations.related_tests import is_test_path
+from patchwright.agent.relations.suspects import Suspect, pick
 from patchwright.agent.request import TaskRequest
 from patchwright.agent.session import Session
 from patchwright.agent.solve_types import Decision, StrategyResult
@@ -43,7 +44,6 @@ from patchwright.modes.review.focus import Focus
 from patchwright.modes.review.formats import edit_format
 from patchwright.modes.review.memory import Recall
 from patchwright.modes.review.solver import NothingToPropose, ReviewSolver
-from patchwright.modes.review.suspect import Suspect, pick
 from patchwright.modes.review.targeting import Target
 from patchwright.verify import Baseline, TestRun
 from patchwright.workspace.transaction import Transaction
@@ -238,7 +238,7 @@ class Proposer:
         cascade = target.cascade
         lang = _LANGS.get(PurePosixPath(target.path).suffix.lower(), "")
         if fmt == "function" and suspect is not None:
-            return render("review_function", path=target.path, lang=lang,
+            return render("fix_function", path=target.path, lang=lang, task="",
                           text=text.rstrip("\n"), suspect=suspect)  # fmt: skip
         return render(
             {"bug": "review_bugs", "feature": "review_feature", "cascade": "review_cascade"}[kind],
