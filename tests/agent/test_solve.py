@@ -6,6 +6,7 @@ strategy or refused before anything runs — on real git repositories, with the 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -239,6 +240,30 @@ def test_after_a_failed_whole_file_attempt_a_small_model_is_asked_for_the_convic
     assert "The bug is in the function `apply_discount` of shop/pricing.py" in asked
     assert "def test_quarter_off() -> None:" in asked and "assert 50.0 == 150.0" in asked
     assert f"The task: {TASK}" in asked
+
+
+def test_when_the_tests_time_out_the_retry_asks_for_the_function_the_task_names(
+    shop_repo: Path, tmp_path: Path, shop: Any
+) -> None:
+    looping = shop.BUGGY.replace(
+        "    return price * percent / 100", "    while True:\n        pass"
+    )
+    (shop_repo / "shop" / "pricing.py").write_text(looping)
+    shop.git(shop_repo, "commit", "-qam", "loop")
+    task = "Fix `apply_discount()` in shop/pricing.py: it never returns."
+    settings = settings_for(tmp_path, [reply(COMMENT), reply(FUNCTION_FIX), reply("fix: d")])
+    bus = EventBus()
+    seen = events_of(bus)
+    test_cmd = f"{sys.executable} -m pytest -q"
+    overrides = Overrides(max_iter=2, yes=True, test_timeout=3, test_cmd=test_cmd)
+    result = solve(Session(settings, shop_repo, bus=bus), build_request(task, settings, overrides))
+
+    assert (result.outcome, result.iterations) == ("solved", 2)
+    assert (shop_repo / "shop" / "pricing.py").read_text() == shop.FIXED
+    assert [d["definition"] for k, d in seen if k == "edit.refocus"] == ["apply_discount"]
+    asked = trajectory(shop_repo, result.run_id)[-2]["content"]  # the request the fix answered
+    assert "The tests fail. The bug is in the function `apply_discount` of shop/pricing.py" in asked
+    assert "timed out" in asked
 
 
 @pytest.mark.parametrize("run", [{"edit_format": "whole"}, {"edit_format": "diff"}])

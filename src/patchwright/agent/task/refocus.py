@@ -10,13 +10,18 @@ second way in, not the first (``benchmarks/tasks/README.md``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from patchwright.agent.pipeline_solver import Refocus
 from patchwright.agent.prompts import render
-from patchwright.agent.relations.suspects import find_suspects
+from patchwright.agent.relations.pycode import functions, source
+from patchwright.agent.relations.suspects import MAX_LINES, Suspect, find_suspects
 from patchwright.agent.task.prepare import Groundwork, required_tests
 from patchwright.llm import Message, ModelInfo
+
+SAYS_LINES = 8  # of the baseline's failure report, for a function the task names
+_NAMED = re.compile(r"`([A-Za-z_]\w*)(?:\(\))?`")
 
 
 def refocus_for(
@@ -24,19 +29,38 @@ def refocus_for(
 ) -> Refocus | None:
     """The one-function conversation for ``task`` — for a small model whose edit format
     patchwright chooses, when a failing test convicts one function of an ``editable`` Python
-    file — else None."""
-    run = ground.baseline.tests
-    if not info.small or edit_format != "auto" or run is None:
+    file (or, with no test case to read, the task names one) — else None."""
+    if not info.small or edit_format != "auto":
         return None
+    found = _suspects(task, ground, [p for p in editable if p.endswith(".py")])
+    if not found:
+        return None
+    suspect = found[0]
+    text = ground.texts[suspect.path].rstrip("\n")
+    prompt = render("fix_function", path=suspect.path, lang="python", task=task, text=text,
+                    suspect=suspect)  # fmt: skip
+    messages: tuple[Message, ...] = (
+        {"role": "system", "content": render("system", fmt="function")},
+        {"role": "user", "content": prompt},
+    )
+    return Refocus(messages, suspect.name, suspect.path)
+
+
+def _suspects(task: str, ground: Groundwork, paths: Sequence[str]) -> list[Suspect]:
+    """The functions the failing tests convict; else (no test case to read: the run timed
+    out, say) the one function of ``paths`` the task names in backquotes."""
+    run = ground.baseline.tests
     failing = required_tests(ground.baseline, ground.criterion)
-    for path in (p for p in editable if p.endswith(".py")):
-        suspects = find_suspects(run, failing, path, ground.texts)
-        if not suspects:
-            continue
-        suspect = suspects[0]
-        prompt = render("fix_function", path=path, lang="python", task=task,
-                        text=ground.texts[path].rstrip("\n"), suspect=suspect)  # fmt: skip
-        messages: tuple[Message, ...] = ({"role": "system", "content": render("system", fmt="function")},
-                    {"role": "user", "content": prompt})  # fmt: skip
-        return Refocus(messages, suspect.name, path)
-    return None
+    convicted = (
+        [s for p in paths for s in find_suspects(run, failing, p, ground.texts)] if run else []
+    )
+    if convicted or not ground.failures:
+        return convicted
+    names = set(_NAMED.findall(task))
+    named = [(p, f) for p in paths for f in functions(ground.texts[p]) if f.name in names]
+    if len(named) != 1:
+        return []
+    path, node = named[0]
+    code = source(ground.texts[path], node)
+    says = "\n".join(ground.failures.strip().splitlines()[:SAYS_LINES])
+    return [Suspect(node.name, code, says=says, path=path)] if code.count("\n") < MAX_LINES else []
