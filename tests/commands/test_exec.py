@@ -102,3 +102,12 @@ def test_network_is_off_unless_allowed(repo: Path, server: int) -> None:
     assert denied != 0 and json.loads(out)["blocked_by"] == "network"
     allowed, out = run(repo, "--json", "--allow-net", "--", "python3", "-c", code)
     assert allowed == 0 and json.loads(out)["stdout"] == "b'hi'\n"
+
+
+def test_python_is_the_repositorys_virtualenv_when_it_has_one(repo: Path) -> None:
+    python = repo / ".venv" / "bin" / "python"
+    python.parent.mkdir(parents=True)
+    python.write_text('#!/bin/sh\necho "the repo\'s python: $VIRTUAL_ENV"\n')
+    python.chmod(0o755)
+    code, out = run(repo, "--", "python", "-V")
+    assert (code, out) == (0, f"the repo's python: {repo / '.venv'}\n")

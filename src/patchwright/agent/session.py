@@ -30,6 +30,7 @@ from patchwright.llm import Caps, ModelError, make_model
 from patchwright.llm.ledger import Totals
 from patchwright.llm.router import EventHook, Router
 from patchwright.sandbox import Limits, Sandbox
+from patchwright.verify.testrun import venv_env
 from patchwright.workspace.files import read_context_files
 from patchwright.workspace.transaction import recover
 
@@ -64,9 +65,12 @@ def build_model(
 
 
 def sandbox_for(settings: SandboxSettings, root: Path, *, allow_net: bool = False) -> Sandbox:
-    """A sandbox for ``root`` under the ``[sandbox]`` settings (network, disk budget)."""
+    """A sandbox for ``root`` under the ``[sandbox]`` settings (network, disk budget), its
+    commands run as in the repository's activated virtualenv when it has one (``python`` is
+    the venv's), as its tests are."""
     limits = Limits(disk_bytes=settings.disk_budget_mb * 1024 * 1024)
-    return Sandbox(root, allow_net=allow_net or settings.allow_net, limits=limits)
+    return Sandbox(root, allow_net=allow_net or settings.allow_net, limits=limits,
+                   env=venv_env(root))  # fmt: skip
 
 
 class Session:

@@ -45,8 +45,11 @@ class Sandbox:
         isolation: Requested = "auto",
         approve: Approver | None = None,
         use_cgroup: bool = True,
+        env: Mapping[str, str] | None = None,
     ) -> None:
+        """``env``: variables every command gets (under its own ``extra_env``)."""
         self.root = Path(root).resolve()
+        self.env = dict(env or {})
         if not self.root.is_dir():
             raise NotADirectoryError(f"sandbox root {self.root} is not a directory")
         self.allow_net = allow_net
@@ -112,13 +115,14 @@ class Sandbox:
             return _refused("cwd-outside-repo", f"working directory {workdir} does not exist")
         argv = [_shell(), "-c", cmd] if isinstance(cmd, str) else [str(a) for a in cmd]
         token = uuid.uuid4().hex
-        view = self._toolchains(extra_env)
+        extra = {**self.env, **(extra_env or {})}
+        view = self._toolchains(extra)
         env = build_env(
             os.environ,
             home=str(self.home),
             tmpdir=str(self.tmpdir),
             token=token,
-            extra=_merged(extra_env or {}, view.env),
+            extra=_merged(extra, view.env),
         )
         wrapped = self._wrap(argv, workdir, env, view)
         try:
