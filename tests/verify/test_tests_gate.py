@@ -246,3 +246,23 @@ def test_a_test_command_runs_as_in_the_repositorys_activated_virtualenv(tmp_path
 
     assert env["PATH"].split(":")[0] == str(python.parent)
     assert env["VIRTUAL_ENV"] == str(tmp_path / ".venv")
+
+
+def test_a_module_whose_own_check_fails_as_it_is_collected_is_a_failing_test_not_a_broken_suite(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    # HumanEvalFix's shape: check(sub) at module level asserts while pytest collects it
+    module = ("from calc import sub\n\n\ndef check(f):\n    assert f(5, 3) == 2\n\ncheck(sub)\n\n\n"
+              "def test_sub():\n    check(sub)\n")  # fmt: skip
+    write({"calc.py": CODE, "tests/test_calc.py": module})
+    base = baseline(test_cmd=PYTEST)
+    assert base.tests is not None and not base.tests.only_import_errors
+
+    write({"calc.py": CODE + "# touched\n"})
+    still = check(base, ["calc.py"], gates=GATE, test_cmd=PYTEST)["tests"]
+    write({"calc.py": CODE.replace("a + b  # bug", "a - b")})
+    fixed = check(base, ["calc.py"], gates=GATE, test_cmd=PYTEST)["tests"]
+
+    assert still.status == "passed" and "already failing at baseline" in (still.reason or "")
+    assert fixed.status == "passed" and fixed.test_run is not None
+    assert fixed.test_run.passing == {"tests/test_calc.py::test_sub"} and not fixed.test_run.failing

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import shlex
 from dataclasses import dataclass, field
 from typing import Literal
@@ -69,9 +70,13 @@ class TestRun:
     @property
     def only_import_errors(self) -> bool:
         """Every test module failed to import and no test ran (pytest's "collection failure"
-        for each): the suite tested nothing — often an interpreter that lacks the project."""
+        for each, an import error in each): the suite tested nothing — often an interpreter
+        that lacks the project. A module whose own code fails as it is collected (a checking
+        function called at module level that asserts) is a failing test, not this."""
         return bool(self.cases) and all(
-            c.outcome == "error" and c.message.startswith("collection failure")
+            c.outcome == "error"
+            and c.message.startswith("collection failure")
+            and _IMPORT_ERROR.search(f"{c.message}\n{c.detail}") is not None
             for c in self.cases.values()
         )
 
@@ -81,6 +86,9 @@ class TestRun:
         if self.missing_tool:
             return self.missing_tool
         return f"the sandbox blocked it ({self.blocked})" if self.blocked else None
+
+
+_IMPORT_ERROR = re.compile(r"\b(ImportError|ModuleNotFoundError|No module named)\b")
 
 
 def is_pytest(cmd: str) -> bool:

@@ -21,6 +21,8 @@ from patchwright.agent.task.prepare import Groundwork, required_tests
 from patchwright.llm import Message, ModelInfo
 
 SAYS_LINES = 8  # of the baseline's failure report, for a function the task names
+_NOISE = ("platform ", "rootdir:", "plugins:", "cachedir:", "hypothesis profile", "collecting",
+          "configfile:", "=====")  # fmt: skip
 _NAMED = re.compile(r"`([A-Za-z_]\w*)(?:\(\))?`")
 
 
@@ -62,5 +64,10 @@ def _suspects(task: str, ground: Groundwork, paths: Sequence[str]) -> list[Suspe
         return []
     path, node = named[0]
     code = source(ground.texts[path], node)
-    says = "\n".join(ground.failures.strip().splitlines()[:SAYS_LINES])
+    says = "\n".join(_brief(ground.failures)[:SAYS_LINES])
     return [Suspect(node.name, code, says=says, path=path)] if code.count("\n") < MAX_LINES else []
+
+
+def _brief(report: str) -> list[str]:
+    """The lines of a failure report that say something (not a runner's session header)."""
+    return [x for x in report.strip().splitlines() if x.strip() and not x.startswith(_NOISE)]
