@@ -151,6 +151,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=600, help="seconds per task and tool")
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--report-only", action="store_true")
+    parser.add_argument("--common", action="store_true", help="report only the tasks every tool has run (an interrupted --tool both)")  # fmt: skip
     parser.add_argument(
         "--keep-records",
         type=Path,
@@ -216,6 +217,9 @@ def main() -> None:
             if server is not None:
                 server.stop()
     print(f"results: {out}")
+    if args.common:
+        tasks = [t for t in tasks if all((tool, t.task_id) in done for tool in tools(args))]
+        print(f"the {len(tasks)} tasks every tool has run")
     report(
         [
             done[(tool, t.task_id)]
