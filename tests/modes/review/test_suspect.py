@@ -3,31 +3,10 @@ same kind inside it."""
 
 from __future__ import annotations
 
+from tests.agent.test_suspects import ITEMS
+
 from patchwright.modes.review.findings import Finding
 from patchwright.modes.review.suspect import find_flagged
-
-ITEMS = '''"""Items."""
-
-from dataclasses import dataclass
-
-
-@dataclass
-class Item:
-    price: float
-    quantity: int
-
-    def value(self) -> float:
-        """Its price times its quantity."""
-        return self.price + self.quantity
-
-
-def ratio(a: int, b: int) -> float:
-    return a / b
-
-
-def both(a: int, b: int) -> float:
-    return ratio(a, b) + ratio(b, a)
-'''
 
 
 def test_lint_and_type_findings_convict_the_functions_around_their_lines() -> None:
