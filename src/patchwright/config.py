@@ -38,6 +38,8 @@ class ModelSettings(_Section):
     cooldown_seconds: float = 1200.0
     # first attempts: greedy unless set; retries and extra candidates sample (docs/models.md)
     temperature: float = Field(default=0.0, ge=0.0, le=2.0)
+    # the embedded model guesses copied tokens from the prompt (llm/speculate.py)
+    prompt_lookup: bool = True
     keys: dict[str, list[str]] = Field(default_factory=dict)
     catalog: dict[str, dict[str, Any]] = Field(default_factory=dict)
 

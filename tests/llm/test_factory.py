@@ -108,3 +108,15 @@ def test_a_catalog_override_can_say_a_model_is_small() -> None:
     catalog = Catalog({"ollama:my-tiny": {"small": True}})
     assert model_info(parse_spec("ollama:my-tiny", catalog), catalog).small
     assert make_model("ollama:my-tiny", catalog={"ollama:my-tiny": {"small": True}}).info.small
+
+
+@pytest.mark.parametrize("prompt_lookup", [True, False])
+def test_the_embedded_models_prompt_lookup_setting_reaches_it(prompt_lookup: bool) -> None:
+    from patchwright.agent.session import build_model
+    from patchwright.config import Settings
+    from patchwright.llm.local import LocalModel
+
+    settings = Settings.model_validate({"model": {"prompt_lookup": prompt_lookup}})
+    backend = build_model(settings).candidates[0].backend(0)
+    assert isinstance(backend, LocalModel)
+    assert backend.prompt_lookup is prompt_lookup

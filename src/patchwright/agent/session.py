@@ -61,6 +61,7 @@ def build_model(
         cooldown_seconds=model.cooldown_seconds,
         temperature=model.temperature,
         on_event=on_event,
+        prompt_lookup=model.prompt_lookup,
     )
 
 

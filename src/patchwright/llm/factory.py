@@ -119,8 +119,10 @@ def build_backend(
     *,
     timeout: float,
     base_url: str | None = None,
+    prompt_lookup: bool = True,
 ) -> Model:
-    """The backend object for one candidate and key (heavy SDKs imported here, lazily)."""
+    """The backend object for one candidate and key (heavy SDKs imported here, lazily);
+    ``prompt_lookup``: the embedded model's speculative decoding."""
     proto = parsed.provider.protocol
     if proto == "scripted":
         from patchwright.llm.scripted import ScriptedModel
@@ -129,7 +131,7 @@ def build_backend(
     if proto == "local":
         from patchwright.llm.local import LocalModel
 
-        return LocalModel(parsed.model, info=info)
+        return LocalModel(parsed.model, info=info, prompt_lookup=prompt_lookup)
     if proto == "anthropic":
         from patchwright.llm.anthropic_backend import AnthropicModel
 
@@ -178,6 +180,7 @@ def make_candidate(
     environ: Mapping[str, str],
     timeout: float,
     base_urls: Mapping[str, str],
+    prompt_lookup: bool = True,
 ) -> Candidate:
     parsed = parse_spec(spec, catalog)
     info = model_info(parsed, catalog)
@@ -193,7 +196,9 @@ def make_candidate(
         base_url = base_url_for(parsed.provider, environ)
 
     def build(key: ApiKey | None) -> Model:
-        return build_backend(parsed, info, key, timeout=timeout, base_url=base_url)
+        return build_backend(
+            parsed, info, key, timeout=timeout, base_url=base_url, prompt_lookup=prompt_lookup
+        )
 
     return Candidate(info, key_list, build)
 
@@ -212,6 +217,7 @@ def make_model(
     base_urls: Mapping[str, str] | None = None,
     environ: Mapping[str, str] | None = None,
     on_event: EventHook | None = None,
+    prompt_lookup: bool = True,
     **router_options: Any,
 ) -> Router:
     """Build the router for ``spec`` with its fallback chain.
@@ -231,6 +237,7 @@ def make_model(
             environ=env,
             timeout=timeout,
             base_urls=base_urls or {},
+            prompt_lookup=prompt_lookup,
         )
         for s in (spec, *fallback)
     ]

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from patchwright.llm import speculate
 from patchwright.llm.catalog import ModelInfo
 from patchwright.llm.errors import ModelConfigError, ModelError
 from patchwright.llm.textproto import parse_tool_calls, to_text_messages
@@ -159,8 +160,10 @@ def get_llama(path: Path, need: int, n_ctx_train: int) -> Any:
             n_batch=N_BATCH,
             n_ubatch=N_BATCH,
             chat_format="chat_template.default",
+            draft_model=speculate.NgramDrafter(),
             verbose=False,
         )
+        speculate.enable(llm)
         _llamas[(path, n_ctx)] = llm
         while len(_llamas) > _CACHE_SIZE:
             _llamas.popitem(last=False)[1].close()
@@ -192,6 +195,8 @@ class CallStats:
     prefill_seconds: float = 0.0
     generate_seconds: float = 0.0
     n_ctx: int = 0
+    drafted_tokens: int = 0  # guessed by prompt lookup
+    accepted_tokens: int = 0  # of those, kept
 
     @property
     def prefilled_tokens(self) -> int:
@@ -220,8 +225,16 @@ def _common_prefix(a: Sequence[int], b: Sequence[int]) -> int:
 class LocalModel:
     """The embedded model behind the :class:`Model` protocol."""
 
-    def __init__(self, name: str, *, info: ModelInfo | None = None, allow_hub: bool = True) -> None:
+    def __init__(
+        self,
+        name: str,
+        *,
+        info: ModelInfo | None = None,
+        allow_hub: bool = True,
+        prompt_lookup: bool = True,
+    ) -> None:
         self.name = f"local:{name}"
+        self.prompt_lookup = prompt_lookup  # speculative decoding (llm/speculate.py)
         self.context_window = info.context_window if info else 32768
         self._weights_name = name
         self._allow_hub = allow_hub
@@ -268,6 +281,7 @@ class LocalModel:
             else:
                 llm.reset()
             setattr(llm, _PREFILLED, len(prompt))
+            drafter = speculate.start_reply(llm, speculate=self.prompt_lookup)
             text, finish, first_at = self._generate(llm, msgs, budget, temperature, on_token)
         end = time.monotonic()
         completion = len(vocab.tokenize(text, special=False)) if text else 0
@@ -278,6 +292,8 @@ class LocalModel:
             prefill_seconds=(first_at or end) - start,
             generate_seconds=end - (first_at or end),
             n_ctx=llm.n_ctx(),
+            drafted_tokens=drafter.proposed if drafter else 0,
+            accepted_tokens=drafter.accepted if drafter else 0,
         )
         calls: list[ToolCall] = []
         if specs:
