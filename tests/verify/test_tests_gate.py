@@ -266,3 +266,19 @@ def test_a_module_whose_own_check_fails_as_it_is_collected_is_a_failing_test_not
     assert still.status == "passed" and "already failing at baseline" in (still.reason or "")
     assert fixed.status == "passed" and fixed.test_run is not None
     assert fixed.test_run.passing == {"tests/test_calc.py::test_sub"} and not fixed.test_run.failing
+
+
+def test_a_run_that_timed_out_before_and_after_shows_what_happened_not_pytests_header(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    slow = "import time\n\n\ndef test_forever():\n    time.sleep(60)\n"
+    write({"calc.py": CODE, "tests/test_slow.py": slow})
+    cmd = f"{PYTEST} tests"
+    base = baseline(test_cmd=cmd, test_timeout=3)
+    write({"calc.py": CODE + "\n"})
+    result = check(base, ["calc.py"], gates=GATE, test_cmd=cmd, test_timeout=3)["tests"]
+    assert (result.status, result.ok) == ("could_not_run", False)
+    assert "timed out" in (result.reason or "")
+    assert "timeout" in result.output  # the sandbox's own line says the run was killed
+    assert "rootdir:" not in result.output
+    assert "test session starts" not in result.output

@@ -30,7 +30,7 @@ from patchwright.verify import Baseline
 from patchwright.verify.summary import describe_tests
 from patchwright.verify.testcover import cover_tests
 from patchwright.verify.testrun import TestRun
-from patchwright.verify.tools import tail
+from patchwright.verify.tools import said, tail
 
 RunCommand = Callable[[str], tuple[int | None, str]]  # command -> (exit code, output)
 REPORT_CHARS = 2500
@@ -278,7 +278,7 @@ def _test_command(cmd: str, run: TestRun | None) -> Verdict:
             False, failing, f"`{cmd}` still fails:\n" + describe_tests(run, failing, SHOWN)
         )
     what = run.problem or run.missing_tool or f"exited {run.exit_code}"
-    return Verdict(False, [cmd], f"`{cmd}` {what}:\n{tail(run.output, 30, 2000)}")
+    return Verdict(False, [cmd], f"`{cmd}` {what}:\n{tail(said(run.output), 30, 2000)}")
 
 
 def _targets(targets: frozenset[str], run: TestRun | None) -> Verdict:

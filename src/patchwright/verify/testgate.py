@@ -25,7 +25,7 @@ from patchwright.verify.context import GateContext
 from patchwright.verify.detect import detect_test_command
 from patchwright.verify.model import GateResult, Problem, Status
 from patchwright.verify.testrun import TestCase, TestRun, run_tests
-from patchwright.verify.tools import tail
+from patchwright.verify.tools import said, tail
 
 NAME = "tests"
 
@@ -63,12 +63,12 @@ class TestsGate:
         result.seconds = time.monotonic() - started
         result.test_run = run  # the definition of done reads the same run
         if result.status == "failed" and not result.output:
-            result.output = tail(run.output, 40, 4000)
+            result.output = tail(said(run.output), 40, 4000)
         return result
 
     def _judge(self, run: TestRun, base: TestRun | None) -> GateResult:
         if why := run.cannot_start:
-            return GateResult(NAME, "could_not_run", output=tail(run.output),
+            return GateResult(NAME, "could_not_run", output=tail(said(run.output)),
                               reason=f"the test command could not start: {why}")  # fmt: skip
         if base is not None and (unstarted := base.cannot_start):
             result = self._by_exit_code(run, None)  # a baseline that never ran knows nothing
@@ -78,14 +78,14 @@ class TestsGate:
             return result
         if run.problem:
             if base is not None and base.problem:
-                return GateResult(NAME, "could_not_run", output=tail(run.output), reason=(
+                return GateResult(NAME, "could_not_run", output=tail(said(run.output)), reason=(
                     f"the test run was already broken before the change ({base.problem}) "
                     f"and still is ({run.problem}), so nothing can be compared"))  # fmt: skip
             return GateResult(NAME, "failed", [_run_problem(run, run.problem)])
         if run.collected_nothing:
             return self._nothing_collected(run, base)
         if run.only_import_errors:
-            return GateResult(NAME, "could_not_run", output=tail(run.output), reason=(
+            return GateResult(NAME, "could_not_run", output=tail(said(run.output)), reason=(
                 f"{run.command}: every test module failed to import, so no test ran "
                 f"({_first_error(run)}) — run the tests with an interpreter that has the "
                 "project installed (its virtualenv), or say how with --test-cmd"))  # fmt: skip
@@ -99,7 +99,7 @@ class TestsGate:
         if ran:
             what = f"{run.command} collected no tests (exit 5); {ran} passed before the change"
             return GateResult(NAME, "failed", [_run_problem(run, what)])
-        return GateResult(NAME, "skipped", output=tail(run.output),
+        return GateResult(NAME, "skipped", output=tail(said(run.output)),
                           reason=f"{run.command} collected no tests (exit 5)")  # fmt: skip
 
     @staticmethod
@@ -141,4 +141,4 @@ class TestsGate:
         return GateResult(NAME, "passed", reason=(
             f"the suite already failed at baseline (exit {base.exit_code}) and per-test "
             f"outcomes are not available to compare{why}, so new failures cannot be told "
-            "apart"), output=tail(run.output))  # fmt: skip
+            "apart"), output=tail(said(run.output)))  # fmt: skip

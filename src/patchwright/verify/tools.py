@@ -167,3 +167,16 @@ def tail(text: str, lines: int = 30, chars: int = 4000) -> str:
     """The last ``lines`` lines of ``text``, at most ``chars`` characters."""
     kept = "\n".join(text.rstrip().splitlines()[-lines:])
     return kept[-chars:]
+
+
+_SESSION_HEADER = re.compile(
+    r"=+ test session starts =+$|platform \S+ -- Python |(rootdir|plugins|cachedir|configfile"
+    r"|testpaths|cacheprovider): |hypothesis profile |collecting \.\.\.(\s*$| collected)"
+)
+
+
+def said(output: str) -> str:
+    """A test run's output without pytest's session header (platform, rootdir, plugins…),
+    which says nothing about what failed — what a prompt should carry of it."""
+    kept = [x for x in output.splitlines() if not _SESSION_HEADER.match(x.strip())]
+    return "\n".join(kept)

@@ -19,10 +19,9 @@ from patchwright.agent.relations.pycode import functions, source
 from patchwright.agent.relations.suspects import MAX_LINES, Suspect, find_suspects
 from patchwright.agent.task.prepare import Groundwork, required_tests
 from patchwright.llm import Message, ModelInfo
+from patchwright.verify.tools import said
 
 SAYS_LINES = 8  # of the baseline's failure report, for a function the task names
-_NOISE = ("platform ", "rootdir:", "plugins:", "cachedir:", "hypothesis profile", "collecting",
-          "configfile:", "=====")  # fmt: skip
 _NAMED = re.compile(r"`([A-Za-z_]\w*)(?:\(\))?`")
 
 
@@ -70,4 +69,4 @@ def _suspects(task: str, ground: Groundwork, paths: Sequence[str]) -> list[Suspe
 
 def _brief(report: str) -> list[str]:
     """The lines of a failure report that say something (not a runner's session header)."""
-    return [x for x in report.strip().splitlines() if x.strip() and not x.startswith(_NOISE)]
+    return [x for x in said(report).strip().splitlines() if x.strip() and not x.startswith("===")]
