@@ -48,3 +48,13 @@ def test_a_repositorys_own_config_cannot_turn_on_hooks(
     (xdg / "patchwright" / "config.toml").unlink()
     monkeypatch.setenv("PATCHWRIGHT_GIT_RUN_HOOKS", "true")
     assert load_settings(tmp_path).git.run_hooks is True
+
+
+def test_prompt_lookup_is_on_unless_the_user_turns_it_off(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    monkeypatch.delenv("PATCHWRIGHT_PROMPT_LOOKUP", raising=False)
+    assert load_settings(tmp_path).model.prompt_lookup is True
+    monkeypatch.setenv("PATCHWRIGHT_PROMPT_LOOKUP", "false")
+    assert load_settings(tmp_path).model.prompt_lookup is False

@@ -157,6 +157,7 @@ _ENV_KEYS = {
     "PATCHWRIGHT_MODEL": ("model", "name"),
     "PATCHWRIGHT_MAX_COST": ("model", "max_cost"),
     "PATCHWRIGHT_TEMPERATURE": ("model", "temperature"),
+    "PATCHWRIGHT_PROMPT_LOOKUP": ("model", "prompt_lookup"),
     "PATCHWRIGHT_TEST_CMD": ("run", "test_cmd"),
     "PATCHWRIGHT_GIT_RUN_HOOKS": ("git", "run_hooks"),
 }
