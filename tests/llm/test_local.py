@@ -4,6 +4,8 @@ and no silent truncation."""
 from __future__ import annotations
 
 import os
+import threading
+from pathlib import Path
 
 import pytest
 
@@ -169,3 +171,36 @@ def test_the_kept_prefix_leaves_the_next_logits_bit_for_bit_as_a_fresh_evaluatio
     print(
         f"\nlargest logit difference with an unaligned prefix: {abs(unaligned - fresh).max():.2e}"
     )
+
+
+@pytest.mark.slow
+def test_warming_up_loads_the_model_the_first_call_then_uses(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # a run starts the load while its tests run; the first prompt finds the model loaded
+    import llama_cpp
+
+    from patchwright.llm import local
+
+    local.clear_cache()
+    loads: list[str] = []
+    real = llama_cpp.Llama
+
+    def counting(*args: object, **kwargs: object) -> object:
+        loads.append(threading.current_thread().name)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(llama_cpp, "Llama", counting)
+    model = make_model(SMALL)
+    thread = model.warm_up()
+    assert thread is not None
+    thread.join(timeout=120)
+    assert loads == ["patchwright-warm-up"]
+    model.complete([{"role": "user", "content": "Say yes."}], max_tokens=4, temperature=0.0)
+    assert loads == ["patchwright-warm-up"]
+
+
+def test_a_model_that_does_not_load_has_nothing_to_warm_up(tmp_path: Path) -> None:
+    script = tmp_path / "replies.jsonl"
+    script.write_text('{"content": "done"}\n', encoding="utf-8")
+    assert make_model(f"scripted:{script}").warm_up() is None

@@ -235,6 +235,7 @@ class LocalModel:
     ) -> None:
         self.name = f"local:{name}"
         self.prompt_lookup = prompt_lookup  # speculative decoding (llm/speculate.py)
+        self._resolving = threading.Lock()
         self.context_window = info.context_window if info else 32768
         self._weights_name = name
         self._allow_hub = allow_hub
@@ -242,9 +243,16 @@ class LocalModel:
         self.last = CallStats()
 
     def path(self) -> Path:
-        if self.weights is None:
-            self.weights = resolve(self._weights_name, allow_hub=self._allow_hub)
-        return self.weights.path
+        with self._resolving:
+            if self.weights is None:
+                self.weights = resolve(self._weights_name, allow_hub=self._allow_hub)
+            return self.weights.path
+
+    def warm(self) -> None:
+        """Load the weights now (a run calls this in a thread while it runs the tests
+        before the first prompt), so the first call does not wait for them."""
+        path = self.path()
+        get_llama(path, 1, _vocab(path).n_ctx_train)
 
     def count_tokens(self, text: str) -> int:
         return len(_vocab(self.path()).tokenize(text, special=False))

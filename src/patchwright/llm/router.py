@@ -13,6 +13,8 @@ reply budget = ``max_tokens``), so no cap is exceeded by more than one call's es
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
@@ -135,6 +137,22 @@ class Router:
         """The catalog entry of the configured model (the first of the chain): what it can
         do, its size and its prices, as the strategies and budgets read them."""
         return self.candidates[0].info
+
+    def warm_up(self) -> threading.Thread | None:
+        """Start loading the first model in the background when it is one that loads
+        (the embedded model); a failure there is left for the first call to report."""
+        first = self.candidates[0]
+        warm = getattr(first.backend(0), "warm", None) if first.info.embedded else None
+        if not callable(warm):
+            return None
+
+        def load() -> None:
+            with contextlib.suppress(Exception):
+                warm()
+
+        thread = threading.Thread(target=load, name="patchwright-warm-up", daemon=True)
+        thread.start()
+        return thread
 
     # -- Model protocol -------------------------------------------------------------
 

@@ -61,6 +61,7 @@ class Groundwork:
 
 def prepare(session: Session, repo: TaskRepo, request: TaskRequest) -> Groundwork:
     bus, timeout = session.bus, request.limits.test_timeout
+    session.model.warm_up()  # the embedded model loads while the tests run
     bus.emit(BaselineStart())
     baseline = take_baseline(
         repo.root, session.sandbox, test_cmd=repo.test_cmd, test_timeout=timeout
