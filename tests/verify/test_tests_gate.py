@@ -282,3 +282,18 @@ def test_a_run_that_timed_out_before_and_after_shows_what_happened_not_pytests_h
     assert "timeout" in result.output  # the sandbox's own line says the run was killed
     assert "rootdir:" not in result.output
     assert "test session starts" not in result.output
+
+
+def test_the_same_failure_reads_the_same_on_every_run(
+    write: Callable[..., None], baseline: Callable[..., Baseline]
+) -> None:
+    # pytest shows `<function add at 0x7f3a…>`: an address that changes from run to run
+    # would change the model's prompt, and a greedy model's reply, for the same failure
+    checking = "from calc import add\n\n\ndef check(fn):\n    assert fn(2, 2) == 4\n\n\n"
+    write({"calc.py": CODE.replace("return a + b\n\n", "return a - b\n\n", 1),
+           "tests/test_calc.py": checking + "def test_add():\n    check(add)\n"})  # fmt: skip
+    runs = [baseline(test_cmd=f"{PYTEST} tests").tests for _ in range(2)]
+    cases = [run.cases["tests/test_calc.py::test_add"] for run in runs if run is not None]
+    assert len(cases) == 2
+    assert "<function add at 0x…>(2, 2)" in cases[0].detail
+    assert cases[0] == cases[1]

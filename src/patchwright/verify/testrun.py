@@ -19,7 +19,7 @@ from pathlib import Path
 from patchwright.sandbox import ExecResult, Sandbox
 from patchwright.verify.runners import Plan, plan_for
 from patchwright.verify.testmodel import TestCase, TestOutcome, TestRun, is_pytest
-from patchwright.verify.tools import describe_failure, repo_venv, scratch_dir, tail
+from patchwright.verify.tools import describe_failure, repo_venv, scratch_dir, stable, tail
 
 __all__ = ["TestCase", "TestOutcome", "TestRun", "failure_gist", "is_pytest", "run_tests"]
 
@@ -41,7 +41,7 @@ def run_tests(
         output = plan.output(result)
     else:
         output = (result.stdout + ("\n" + result.stderr if result.stderr else "")).strip()
-    run = TestRun(command=cmd, exit_code=result.exit_code, output=output, note=plan.note)
+    run = TestRun(command=cmd, exit_code=result.exit_code, output=stable(output), note=plan.note)
     run.problem = describe_failure(result)
     if result.blocked_by and result.exit_code is None:
         run.blocked = result.blocked_by  # refused before it started
@@ -130,8 +130,8 @@ def _junit_case(case: ET.Element) -> TestCase:
     for child in case:
         if child.tag in ("failure", "error"):
             outcome = "failed" if child.tag == "failure" else "error"
-            message = (child.get("message") or "").strip()
-            detail = failure_gist(child.text or "")
+            message = stable(child.get("message") or "").strip()
+            detail = failure_gist(stable(child.text or ""))
             break
         if child.tag == "skipped":
             outcome = "skipped"

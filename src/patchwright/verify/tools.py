@@ -175,6 +175,16 @@ _SESSION_HEADER = re.compile(
 )
 
 
+_ADDRESS = re.compile(r"(?<= at )0x[0-9a-fA-F]{4,16}(?=>)")
+
+
+def stable(text: str) -> str:
+    """``text`` with what changes from one run of the same tests to the next taken out:
+    object addresses in reprs (``<function f at 0x7f3a…>``), so the same failure gives the
+    model the same prompt — and a greedy model the same reply — on every run."""
+    return _ADDRESS.sub("0x…", text)
+
+
 def said(output: str) -> str:
     """A test run's output without pytest's session header (platform, rootdir, plugins…),
     which says nothing about what failed — what a prompt should carry of it."""
