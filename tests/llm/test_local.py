@@ -112,31 +112,39 @@ def test_embedded_model_uses_the_text_tool_protocol() -> None:
     assert "setup.py" in str(reply.tool_calls[0].arguments.get("path"))
 
 
+def count_loads(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, str]]:
+    """From a cold cache on, each model load: its ``n_ctx`` and the thread that loaded it."""
+    import llama_cpp
+
+    from patchwright.llm import local
+
+    local.clear_cache()
+    loads: list[tuple[int, str]] = []
+    real = llama_cpp.Llama
+
+    def counting(*args: object, **kwargs: object) -> object:
+        loads.append((int(str(kwargs.get("n_ctx"))), threading.current_thread().name))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(llama_cpp, "Llama", counting)
+    return loads
+
+
 @pytest.mark.slow
 def test_calls_and_models_of_one_process_share_one_loaded_model(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # what a chat session's second task relies on: no reload between tasks, nor for a new
     # model object naming the same weights (each `make_model` of a task)
-    import llama_cpp
-
     from patchwright.llm import local
 
-    local.clear_cache()
-    loads: list[int] = []
-    real = llama_cpp.Llama
-
-    def counting(*args: object, **kwargs: object) -> object:
-        loads.append(int(str(kwargs.get("n_ctx"))))
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(llama_cpp, "Llama", counting)
+    loads = count_loads(monkeypatch)
     short: list[Message] = [{"role": "user", "content": "Say yes."}]
     longer: list[Message] = [{"role": "user", "content": "Say no. " + "Really. " * 300}]
     make_model(SMALL).complete(short, max_tokens=4, temperature=0.0)
     make_model(SMALL).complete(longer, max_tokens=4, temperature=0.0)
     make_model(SMALL).complete(short, max_tokens=4, temperature=0.0)
-    assert loads == [local.MIN_CTX]
+    assert [n_ctx for n_ctx, _ in loads] == [local.MIN_CTX]
 
 
 @pytest.mark.slow
@@ -178,26 +186,14 @@ def test_warming_up_loads_the_model_the_first_call_then_uses(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # a run starts the load while its tests run; the first prompt finds the model loaded
-    import llama_cpp
-
-    from patchwright.llm import local
-
-    local.clear_cache()
-    loads: list[str] = []
-    real = llama_cpp.Llama
-
-    def counting(*args: object, **kwargs: object) -> object:
-        loads.append(threading.current_thread().name)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(llama_cpp, "Llama", counting)
+    loads = count_loads(monkeypatch)
     model = make_model(SMALL)
     thread = model.warm_up()
     assert thread is not None
     thread.join(timeout=120)
-    assert loads == ["patchwright-warm-up"]
+    assert [thread for _, thread in loads] == ["patchwright-warm-up"]
     model.complete([{"role": "user", "content": "Say yes."}], max_tokens=4, temperature=0.0)
-    assert loads == ["patchwright-warm-up"]
+    assert [thread for _, thread in loads] == ["patchwright-warm-up"]
 
 
 def test_a_model_that_does_not_load_has_nothing_to_warm_up(tmp_path: Path) -> None:
