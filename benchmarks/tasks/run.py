@@ -138,7 +138,7 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--gguf", default="qwen2.5-coder-1.5b", help="the served model: a known name or a .gguf path")  # fmt: skip
     parser.add_argument("--n-ctx", type=int, default=8192)
-    parser.add_argument("--model", default=None, help="patchwright's --model without --serve (default: the embedded model)")  # fmt: skip
+    parser.add_argument("--model", default=None, help="patchwright's --model without --serve (default: the embedded model); 'gold' replies with each task's gold solution — the harness's ceiling")  # fmt: skip
     parser.add_argument("--limit", type=int, default=30)
     parser.add_argument("--offset", type=int, default=0)
     parser.add_argument("--max-iter", type=int, default=None, help=f"patchwright's --max-iter (default {AIDER_ATTEMPTS} with --serve, paired with Aider's attempts; 2 otherwise)")  # fmt: skip

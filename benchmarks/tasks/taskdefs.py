@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 
 
@@ -20,6 +21,14 @@ class Task:
     hidden: dict[str, str]  # restored before judging
     judge: str
     test_cmd: str | None = None  # given to the agent as --test-cmd (user framing)
+    language: str = "python"
+    gold: dict[str, str] = field(default_factory=dict)  # never shown to a tool
+
+    @property
+    def test_timeout(self) -> float:
+        """Seconds one run of the tests may take: a Rust task compiles its crate (and its
+        dependencies, rand or regex) from scratch in each fresh repository."""
+        return 240.0 if self.language == "rust" else 60.0
 
     def source_files(self) -> list[str]:
         """The files a solution edits: the visible ones that are no tests (what Aider's own
@@ -33,8 +42,14 @@ class Task:
 def is_test_file(rel: str) -> bool:
     path = PurePosixPath(rel)
     return (
-        "tests" in path.parts[:-1] or path.name.startswith("test_") or path.stem.endswith("_test")
+        "tests" in path.parts[:-1]
+        or path.name.startswith("test_")
+        or path.stem.endswith(("_test", ".test", ".spec"))
+        or path.name == "tests.rs"
     )
+
+
+HUMANEVALFIX_SLUG = re.compile(r"^(JavaScript|Go|Rust)-\d+$")
 
 
 def python_cmd(cmd: str) -> str:
@@ -46,14 +61,20 @@ def python_cmd(cmd: str) -> str:
 
 def user_framed(row: dict[str, object]) -> Task:
     """The task as a user would give it: tests in the repo, named only by --test-cmd."""
-    if "slug" in row:  # Exercism
+    if "slug" in row:  # Exercism (Python or polyglot) or HumanEvalFix in another language
         solution = dict(row["solution_files"])  # type: ignore[call-overload]
         stub = next(iter(solution))
+        support = dict(row.get("editor_files") or {})  # type: ignore[call-overload]
         tests = dict(row["test_files"])  # type: ignore[call-overload]
-        files = solution | dict(row.get("editor_files") or {}) | tests  # type: ignore[call-overload]
+        files = solution | support | tests
         raw = str(row["test_command"])
-        text = f"Implement the exercise in {stub} (replace the stubs).\n\n{row['instructions']}"
-        return Task(str(row["slug"]), text, files, tests, raw, python_cmd(raw))
+        text = str(row["instructions"])
+        if not HUMANEVALFIX_SLUG.match(str(row["slug"])):  # its text says "fix the bug in …"
+            text = f"Implement the exercise in {stub} (replace the stubs).\n\n{text}"
+        language = str(row.get("language") or "python")
+        hidden = support | tests  # both restored before judging
+        gold = dict(row.get("gold_solution") or {})  # type: ignore[call-overload]
+        return Task(str(row["slug"]), text, files, hidden, raw, python_cmd(raw), language, gold)
     entry = row["entry_point"]
     test = f"from solution import *  # noqa: F403\n\n{row['test']}\n\ndef test_check():\n    check({entry})\n"
     raw = "pytest -q -p no:cacheprovider test_solution.py"
@@ -65,6 +86,7 @@ def user_framed(row: dict[str, object]) -> Task:
         {"test_solution.py": test},
         raw,
         python_cmd(raw),
+        gold={"solution.py": str(row["prompt"]) + str(row["canonical_solution"])},
     )
 
 
@@ -169,9 +191,11 @@ def run_bounded(
 
 
 def judge(task: Task, repo: Path, timeout: float) -> bool:
-    """Restore the task's own tests and run its own command: exit 0 passes."""
+    """Restore the task's own tests (and the support files a tool may have changed) and run
+    its own command with ``sh -c``: exit 0 passes."""
     for rel, text in task.hidden.items():
         (repo / rel).parent.mkdir(parents=True, exist_ok=True)
         (repo / rel).write_text(text)
-    done = run_bounded(python_cmd(task.judge), cwd=repo, timeout=timeout, capture=False)
+    limit = max(timeout, 4 * task.test_timeout)
+    done = run_bounded(python_cmd(task.judge), cwd=repo, timeout=limit, capture=False)
     return done.returncode == 0

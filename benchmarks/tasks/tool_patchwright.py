@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import os
 import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -17,7 +19,37 @@ from taskdefs import Task, run_bounded
 def run_patchwright(
     task: Task, repo: Path, args: argparse.Namespace, model: str, keep: Path | None
 ) -> dict[str, Any]:
-    """patchwright on ``task`` in ``repo``: its outcome, its own record, its wall time."""
+    """patchwright on ``task`` in ``repo``: its outcome, its own record, its wall time.
+    ``model`` "gold" replies with the row's gold solution (the harness's ceiling)."""
+    with tempfile.TemporaryDirectory(prefix="gold-script-") as side:
+        if model == "gold":
+            model = f"scripted:{gold_script(task, repo, Path(side))}"
+        return _run(task, repo, args, model, keep)
+
+
+def gold_script(task: Task, repo: Path, side: Path) -> Path:
+    """A scripted model whose first reply is the gold solution as a unified diff (and whose
+    second is a commit message)."""
+    diff = "".join(
+        "".join(
+            difflib.unified_diff(
+                (repo / rel).read_text().splitlines(keepends=True),
+                text.splitlines(keepends=True),
+                f"a/{rel}",
+                f"b/{rel}",
+            )
+        )
+        for rel, text in task.gold.items()
+    )
+    script = side / "gold.jsonl"
+    replies = [f"```diff\n{diff}```\n", "fix: the gold solution"]
+    script.write_text("".join(json.dumps({"content": r}) + "\n" for r in replies))
+    return script
+
+
+def _run(
+    task: Task, repo: Path, args: argparse.Namespace, model: str, keep: Path | None
+) -> dict[str, Any]:
     cmd = [
         sys.executable, "-m", "patchwright", "run",
         "--repo", str(repo),
@@ -27,7 +59,7 @@ def run_patchwright(
         "--json",
         "--max-iter", str(args.max_iter),
         "--edit-format", args.edit_format,
-        "--test-timeout", "60",
+        "--test-timeout", str(int(task.test_timeout)),
         "--candidates", str(args.candidates),
         "--strategy", args.strategy,
         *(["--no-commit"] if not args.commits else []),
