@@ -266,6 +266,34 @@ def test_when_the_tests_time_out_the_retry_asks_for_the_function_the_task_names(
     assert "timed out" in asked
 
 
+@pytest.mark.parametrize(
+    "body",
+    ["    pass", "    ...", "    raise NotImplementedError", "    raise NotImplementedError()"],
+)
+def test_an_exercise_to_implement_is_repaired_in_the_conversation_that_wrote_it(
+    shop_repo: Path, tmp_path: Path, shop: Any, body: str
+) -> None:
+    stub = shop.BUGGY.replace("    return price * percent / 100", body)
+    (shop_repo / "shop" / "pricing.py").write_text(stub)
+    shop.git(shop_repo, "commit", "-qam", "stub")
+    close = f"shop/pricing.py\n```python\n{shop.BUGGY}```\n"  # runs, still wrong
+    right = f"shop/pricing.py\n```python\n{shop.FIXED}```\n"
+    settings = settings_for(tmp_path, [reply(close), reply(right), reply("feat: discount")])
+    bus = EventBus()
+    seen = events_of(bus)
+    task = "Implement apply_discount in shop/pricing.py (replace the stub)."
+    request = build_request(task, settings, Overrides(max_iter=2, yes=True))
+    result = solve(Session(settings, shop_repo, bus=bus), request)
+
+    assert (result.outcome, result.iterations) == ("solved", 2)
+    assert (shop_repo / "shop" / "pricing.py").read_text() == shop.FIXED
+    assert "edit.refocus" not in [k for k, _ in seen]  # no "find the wrong line" of a stub
+    messages = trajectory(shop_repo, result.run_id)
+    assert [m["role"] for m in messages].count("system") == 1
+    asked = messages[-2]["content"]  # the request the fix answered: its own attempt's failure
+    assert messages[-3]["content"] == close and "test_quarter_off" in asked
+
+
 @pytest.mark.parametrize("run", [{"edit_format": "whole"}, {"edit_format": "diff"}])
 def test_a_chosen_edit_format_is_kept_on_every_attempt(
     shop_repo: Path, tmp_path: Path, run: dict[str, str]

@@ -1,5 +1,5 @@
 """A Python file's definitions, for pointing at code: its functions and classes, their line
-spans, the innermost function around a line, a definition's source."""
+spans, the innermost function around a line, a definition's source, whether it is a stub."""
 
 from __future__ import annotations
 
@@ -42,3 +42,25 @@ def source(text: str, node: ast.AST) -> str:
     """A definition's source, decorators included, dedented."""
     first, last = span(node)
     return textwrap.dedent("\n".join(text.splitlines()[first - 1 : last]))
+
+
+def is_stub(node: Function) -> bool:
+    """Whether the function is not written yet: its body (past a docstring) is only ``pass``,
+    ``...`` or ``raise NotImplementedError`` — an exercise to implement, not a bug to find."""
+    body = node.body
+    if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+        body = body[1:]  # the docstring (or a bare constant such as ...)
+        if not body:
+            return True
+    return all(_placeholder(stmt) for stmt in body)
+
+
+def _placeholder(stmt: ast.stmt) -> bool:
+    if isinstance(stmt, ast.Pass):
+        return True
+    if isinstance(stmt, ast.Expr) and isinstance(stmt.value, ast.Constant):
+        return stmt.value.value is Ellipsis
+    if isinstance(stmt, ast.Raise) and stmt.exc is not None:
+        exc = stmt.exc.func if isinstance(stmt.exc, ast.Call) else stmt.exc
+        return isinstance(exc, ast.Name) and exc.id == "NotImplementedError"
+    return False

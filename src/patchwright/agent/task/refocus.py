@@ -6,16 +6,23 @@ others back unchanged however often it is asked (greedy, the same prompt gives t
 reply); asked for the one function, with the failing test and what it said, it solves some of
 those others — and misses some the whole-file prompt solved, which is why this is the
 second way in, not the first (``benchmarks/tasks/README.md``).
+
+A stub (``pass``, ``...``, ``raise NotImplementedError``) is no bug to find: an exercise is
+repaired in the whole-file conversation, where the model sees its own attempt and what it
+failed, as Aider does. Asked to "find the wrong line" of ``pass`` with one test shown, the
+1.5B model wrote worse code than its first attempt (Exercism's acronym: 4 tests failing after
+the first attempt, 9 after the refocused one, the same reply repeated after that).
 """
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Sequence
 
 from patchwright.agent.pipeline_solver import Refocus
 from patchwright.agent.prompts import render
-from patchwright.agent.relations.pycode import functions, source
+from patchwright.agent.relations.pycode import FUNCTIONS, functions, is_stub, source
 from patchwright.agent.relations.suspects import MAX_LINES, Suspect, find_suspects
 from patchwright.agent.task.prepare import Groundwork, required_tests
 from patchwright.llm import Message, ModelInfo
@@ -37,6 +44,8 @@ def refocus_for(
     if not found:
         return None
     suspect = found[0]
+    if _stub(suspect.code):
+        return None
     text = ground.texts[suspect.path].rstrip("\n")
     prompt = render("fix_function", path=suspect.path, lang="python", task=task, text=text,
                     suspect=suspect)  # fmt: skip
@@ -65,6 +74,14 @@ def _suspects(task: str, ground: Groundwork, paths: Sequence[str]) -> list[Suspe
     code = source(ground.texts[path], node)
     says = "\n".join(_brief(ground.failures)[:SAYS_LINES])
     return [Suspect(node.name, code, says=says, path=path)] if code.count("\n") < MAX_LINES else []
+
+
+def _stub(code: str) -> bool:
+    try:
+        node = ast.parse(code).body[0]
+    except (SyntaxError, ValueError, IndexError):
+        return False
+    return isinstance(node, FUNCTIONS) and is_stub(node)
 
 
 def _brief(report: str) -> list[str]:
