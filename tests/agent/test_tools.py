@@ -4,6 +4,7 @@ The role jail is code: a role's ToolBox refuses a tool it was not given."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -196,3 +197,11 @@ def test_a_bad_argument_or_a_broken_tool_is_an_observation(repo: Path) -> None:
     )
     index_less = b.call("symbols", path="calc.py")
     assert not index_less.ok and "the code index is not available" in index_less.text
+
+
+def test_run_tests_on_chosen_ids_stops_at_the_run_s_test_timeout(repo: Path) -> None:
+    (repo / "test_slow.py").write_text("import time\n\n\ndef test_slow():\n    time.sleep(120)\n")
+    b = Bench(repo)
+    b.bench.test_cmd, b.bench.test_timeout = f"{sys.executable} -m pytest -q", 2.0
+    obs = b.call("run_tests", targets=["test_slow.py::test_slow"])
+    assert not obs.ok and "timed out" in obs.text  # not the run tool's 300 s

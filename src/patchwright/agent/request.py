@@ -97,6 +97,7 @@ class TaskRequest:
     git: GitChoices = field(default_factory=GitChoices)
     approval: Approval = field(default_factory=Approval)
     hand_back: bool = False
+    skip_plan: bool = False  # the caller asked to skip the planner (--no-plan): agent only
 
 
 def build_request(
@@ -126,6 +127,7 @@ def build_request(
         git=_git_choices(over, settings, hand_back=hand_back),
         approval=Approval(yes=over.yes, timeout=over.approve_timeout),
         hand_back=hand_back,
+        skip_plan=over.plan is False,
     )
 
 

@@ -133,6 +133,16 @@ def choose_strategy(requested: Strategy, info: ModelInfo) -> Chosen:
 def check_fits(request: TaskRequest, strategy: Chosen, info: ModelInfo) -> None:
     """Refuse (:class:`RunError`) a setting the chosen strategy cannot honour, naming both."""
     candidates = request.limits.candidates
+    if strategy == "pipeline" and request.skip_plan:
+        why = (
+            "--strategy pipeline"
+            if request.strategy == "pipeline"
+            else f"auto chose it for {info.spec}, a small or tool-less model"
+        )
+        raise RunError(
+            f"--no-plan skips the agent strategy's planner; the pipeline ({why}) has none: "
+            "leave --no-plan out, or pass --strategy agent"
+        )
     if strategy == "agent" and candidates is not None and candidates > 1:
         why = (
             "--strategy agent"

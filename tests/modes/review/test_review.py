@@ -80,7 +80,7 @@ def review(repo: Path, replies: Path, *extra: str) -> tuple[int, dict[str, Any]]
          "--smoke-seconds", "0", *extra],
     )  # fmt: skip
     lines = [line for line in result.stdout.splitlines() if line.strip()]
-    assert len(lines) == 1, result.output
+    assert len(lines) == 1, (result.output, result.exception)
     return result.exit_code, json.loads(lines[0])
 
 
@@ -429,3 +429,18 @@ def test_asked_for_the_one_function_a_failing_test_convicts_the_corrected_functi
     assert "The bug is in the function `apply_discount` of shop/pricing.py" in first
     assert "def test_quarter_off():\n    assert apply_discount(200.0, 25) == 150.0" in first
     assert follow_up.startswith("Now write the corrected function `apply_discount`")
+
+
+def test_agent_settings_a_review_does_not_use_are_named_in_its_summary(
+    tmp_path: Path, script: Script
+) -> None:
+    config = '[agent]\nstrategy = "agent"\nmax_rejections = 1\n\n[run]\nmax_iter = 6\n'
+    repo = make_repo(tmp_path / "shop", {**SHOP_FILES, ".patchwright/config.toml": config})
+    code, out = review(repo, script([FIX, COMMIT, MEMORY]), "--iterations", "1", "--yes")
+
+    assert (code, [a["target"] for a in out["accepted"]]) == (0, ["shop/pricing.py"]), out
+    assert out["notes"][:2] == [
+        '[agent] strategy = "agent", [agent] max_rejections = 1 not used: a review makes each '
+        "change through its own pipeline (propose, check, repair); they apply to run and chat",
+        "[run] max_iter = 6 not used: a review tries each proposal 1 + --heal times",
+    ]

@@ -46,6 +46,8 @@ def run(repo: Path, replies: Path, *extra: str) -> tuple[int, dict[str, Any]]:
         (["--edit-format", "patch"], "--edit-format patch: use one of auto, diff, whole, udiff"),
         (["--strategy", "fast"], "--strategy fast: use one of auto, pipeline, agent"),
         (["--test-timeout", "0"], "--test-timeout 0: give a positive number"),
+        (["--no-plan"], "--no-plan skips the agent strategy's planner; the pipeline (auto chose"),
+        (["--no-plan", "--strategy", "pipeline"], "the pipeline (--strategy pipeline) has none"),
     ],
 )  # fmt: skip
 def test_a_combination_no_strategy_honours_is_a_usage_error(

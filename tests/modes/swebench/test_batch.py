@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from patchwright.cli import app
 from patchwright.config import Settings
 from patchwright.modes.swebench.batch import BatchOptions, Payload, run_batch, run_payload
+from patchwright.modes.swebench.cli import TEST_TIMEOUT, strategy_for, test_timeout_for
 from patchwright.modes.swebench.instance import SolveOptions
 from patchwright.modes.swebench.instances import load_instances
 from patchwright.modes.swebench.ray import start_ray
@@ -115,3 +116,32 @@ def test_a_ray_batch_writes_each_prediction_once_resumes_and_records_a_crash(
     assert crashed.outcome == "error" and crashed.attempts == 2 and "crashed" in crashed.reason
     assert sorted(ids(predictions)) == ["example__calc-1", "example__calc-2", "example__calc-3"]
     assert json.loads(predictions.read_text().splitlines()[-1])["model_patch"] == ""
+
+
+def test_a_test_run_s_time_limit_comes_from_the_flag_then_the_user_s_config_then_900() -> None:
+    plain, configured = Settings(), Settings.model_validate({"run": {"test_timeout": 240}})
+    assert test_timeout_for(None, plain) == TEST_TIMEOUT == 900.0  # not [run]'s default 180
+    assert test_timeout_for(None, configured) == 240.0
+    assert test_timeout_for(30.0, configured) == 30.0
+
+
+def test_the_strategy_comes_from_the_flag_then_the_user_s_config_then_the_pipeline() -> None:
+    capable = {"name": "openai:gpt-4o"}
+    configured = Settings.model_validate({"agent": {"strategy": "agent"}})
+    auto = Settings.model_validate({"agent": {"strategy": "auto"}, "model": capable})
+    assert strategy_for(None, Settings(), None) == "pipeline"  # not [agent]'s default auto
+    assert strategy_for(None, configured, None) == "agent"
+    assert strategy_for("pipeline", configured, None) == "pipeline"
+    assert strategy_for(None, auto, None) == "agent"  # a tool-calling model, as run decides
+    assert strategy_for(None, auto, "local:qwen2.5-coder-1.5b") == "pipeline"  # a small one
+    assert strategy_for(None, configured, "gold") == "pipeline"  # the patch needs no agent
+
+
+def test_no_plan_with_the_pipeline_is_refused_before_any_instance(tmp_path: Path) -> None:
+    rows = tmp_path / "rows.jsonl"
+    rows.write_text("")
+    done = CliRunner().invoke(app, ["swebench", "--instances", str(rows), "--no-plan",
+                                    "-o", str(tmp_path / "out")])  # fmt: skip
+    assert done.exit_code == 2
+    assert "--no-plan skips the agent strategy's planner; the pipeline has none" in done.output
+    assert not (tmp_path / "out").exists()

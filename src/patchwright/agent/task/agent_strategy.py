@@ -40,6 +40,7 @@ def build_agent(
         approve_command=person.command_approver(),
         test_cmd=repo.test_cmd,
         command_timeout=session.command_timeout,
+        test_timeout=request.limits.test_timeout,
         edit_format=fmt,
     )
     conversations: dict[str, list[Message]] = {}

@@ -34,7 +34,8 @@ class Workbench:
     index: Callable[[], RepoIndex | None] = lambda: None
     approve_command: CommandApprover = refuse_commands
     test_cmd: str | None = None
-    command_timeout: float = 300.0
+    command_timeout: float = 300.0  # the run tool's default
+    test_timeout: float = 180.0  # run_tests on chosen test ids, as the gates' test runs
     edit_format: str = "diff"  # what the edit tool asks for: diff | whole | udiff
 
     def files(self) -> list[str]:

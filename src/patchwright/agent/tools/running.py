@@ -61,7 +61,7 @@ def _chosen_tests(bench: Workbench, targets: list[str]) -> Observation:
     if not cmd or not is_pytest(cmd):
         raise ToolError("chosen tests need a pytest test command; call run_tests without targets")
     full = f"{cmd} {' '.join(shlex.quote(t) for t in targets)}"
-    run = run_tests(bench.root, bench.sandbox, full, timeout=bench.command_timeout)
+    run = run_tests(bench.root, bench.sandbox, full, timeout=bench.test_timeout)
     if run.problem:
         return Observation(f"{full}: {run.problem}\n{tail(run.output, 30, 2000)}", ok=False)
     lines = [

@@ -82,3 +82,24 @@ def review_request(opts: ReviewOptions, settings: Settings) -> TaskRequest:
                           no_git=opts.no_git, commit=None if opts.commit else False,
                           yes=opts.checkpoint.yes)  # fmt: skip
     return build_request(task, settings, overrides)
+
+
+def unused_settings(settings: Settings) -> list[str]:
+    """What the user's config sets that a review does not use, as notes for its summary: the
+    review makes each change through its own pipeline (propose, check, repair) and tries
+    ``1 + --heal`` times per proposal."""
+    agent, run = settings.agent, settings.run
+    unused = [
+        f"[agent] {key} = {getattr(agent, key)!r}".replace("'", '"')
+        for key in ("strategy", "plan", "max_rejections")
+        if key in agent.model_fields_set
+        and not (key == "strategy" and agent.strategy == "pipeline")
+    ]
+    notes = []
+    if unused:
+        notes.append(f"{', '.join(unused)} not used: a review makes each change through its own "
+                     "pipeline (propose, check, repair); they apply to run and chat")  # fmt: skip
+    if "max_iter" in run.model_fields_set:
+        notes.append(f"[run] max_iter = {run.max_iter} not used: a review tries each proposal "
+                     "1 + --heal times")  # fmt: skip
+    return notes

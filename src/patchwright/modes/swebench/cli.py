@@ -9,11 +9,15 @@ from pathlib import Path
 from rich.console import Console
 
 from patchwright.agent.request import RunError
-from patchwright.config import ConfigError, load_settings
+from patchwright.agent.solve import choose_strategy
+from patchwright.config import ConfigError, Settings, load_settings
 from patchwright.envs import docker_available
+from patchwright.llm import ModelConfigError
+from patchwright.llm.catalog import Catalog
+from patchwright.llm.factory import model_info, parse_spec
 from patchwright.modes.swebench.batch import BatchOptions, run_batch
 from patchwright.modes.swebench.eval import Graded, evaluate
-from patchwright.modes.swebench.instance import SolveOptions
+from patchwright.modes.swebench.instance import GOLD, SolveOptions
 from patchwright.modes.swebench.instances import Instance, InstanceError, load_instances
 from patchwright.modes.swebench.outputs import read_predictions
 from patchwright.modes.swebench.propose import excerpt_format
@@ -25,6 +29,38 @@ ORACLE_LINE = (
     'chose these predictions; every output is marked "oracle_tests": true. Not comparable '
     "with any leaderboard."
 )
+TEST_TIMEOUT = 900.0  # an instance's suite is a whole project's: longer than [run]'s default
+
+
+def test_timeout_for(given: float | None, settings: Settings) -> float:
+    """Seconds per test run while solving: ``--test-timeout``, else ``[run] test_timeout``
+    when the user's config sets it, else :data:`TEST_TIMEOUT`."""
+    if given is not None:
+        return given
+    return (
+        settings.run.test_timeout
+        if "test_timeout" in settings.run.model_fields_set
+        else TEST_TIMEOUT
+    )
+
+
+def strategy_for(given: str | None, settings: Settings, model: str | None) -> str:
+    """How candidates are made: ``--strategy``, else ``[agent] strategy`` when the user's
+    config sets it (``auto`` decided by the model's catalog entry, as ``run`` does), else
+    the pipeline. Raises :class:`ModelConfigError` for a model spec that is not valid."""
+    if given is not None:
+        return given
+    if "strategy" not in settings.agent.model_fields_set:
+        return "pipeline"
+    wanted = settings.agent.strategy
+    if wanted != "auto" or model == GOLD:
+        return "pipeline" if model == GOLD else wanted
+    catalog = Catalog(settings.model.catalog)
+    return choose_strategy(
+        "auto", model_info(parse_spec(model or settings.model.name, catalog), catalog)
+    )
+
+
 FAIR_LINE = (
     "fair mode: nothing of test_patch, FAIL_TO_PASS or PASS_TO_PASS was run, read or used "
     "before the predictions were written (the repository's own tests chose them)."
@@ -60,9 +96,10 @@ def _load(common: Common, console: Console) -> list[Instance] | None:
 
 
 def run_command(
-    common: Common, *, output: Path, model: str | None, strategy: str, candidates: int,
+    common: Common, *, output: Path, model: str | None, strategy: str | None, candidates: int,
     max_iter: int, workers: int, ray_address: str | None, cpus: float, memory: float | None,
-    timeout: float, test_timeout: float, max_lines: int, max_files: int, redo_errors: bool = False,
+    timeout: float, test_timeout: float | None, max_lines: int, max_files: int,
+    redo_errors: bool = False,
     plan: bool | None = None, oracle_tests: bool = False, reproduce: bool = False,
 ) -> int:  # fmt: skip
     console = Console(stderr=True)
@@ -74,6 +111,15 @@ def run_command(
     except ConfigError as exc:
         console.print(f"[red]error:[/] {exc}")
         return 2
+    try:
+        strategy = strategy_for(strategy, settings, model)
+    except ModelConfigError as exc:
+        console.print(f"[red]error:[/] {exc}")
+        return 2
+    if plan is False and strategy != "agent":
+        console.print(f"[red]error:[/] --no-plan skips the agent strategy's planner; the "
+                      f"{strategy} has none: leave --no-plan out, or pass --strategy agent")  # fmt: skip
+        return 2
     if strategy != "agent":
         try:
             excerpt_format(settings.run.edit_format)
@@ -81,7 +127,8 @@ def run_command(
             console.print(f"[red]error:[/] {exc}")
             return 2
     opts = SolveOptions(model=model, strategy=strategy, candidates=candidates, max_iter=max_iter,
-                        plan=plan, test_timeout=test_timeout, caps=Caps(max_lines, max_files),
+                        plan=plan, test_timeout=test_timeout_for(test_timeout, settings),
+                        caps=Caps(max_lines, max_files),
                         oracle_tests=oracle_tests, reproduce=reproduce)  # fmt: skip
     if oracle_tests:
         console.print(ORACLE_LINE, highlight=False)
