@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 from typer.testing import CliRunner
 
@@ -27,3 +30,30 @@ def test_help_runs_as_a_module() -> None:
     )
     assert proc.returncode == 0
     assert "patchwright" in proc.stdout
+
+
+CRASH = (
+    "import sys, patchwright.cli as cli\n"
+    "def broken(args): raise KeyError('lost')\n"
+    "cli.app = broken\n"
+    "sys.argv = ['patchwright', *sys.argv[1:]]\n"
+    "cli.main()\n"
+)
+
+
+def test_patchwright_s_own_bug_says_so_keeps_the_traceback_and_answers_json(
+    tmp_path: Path,
+) -> None:
+    env = {**os.environ, "PATCHWRIGHT_STATE_DIR": str(tmp_path / "state")}
+    done = subprocess.run([sys.executable, "-c", CRASH, "run", "--json"], env=env,
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 70
+    out = json.loads(done.stdout)
+    assert out["outcome"] == "error" and out["error"].startswith("internal error: KeyError: 'lost'")
+    [saved] = (tmp_path / "state" / "crashes").iterdir()
+    assert out["traceback"] == str(saved) and "in broken\nKeyError: 'lost'" in saved.read_text()
+    assert "a bug in patchwright, not in your repository" in done.stderr
+    assert "Traceback" not in done.stderr  # one line, the traceback kept in the file
+    plain = subprocess.run([sys.executable, "-c", CRASH, "run"], env=env,
+                           capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert plain.returncode == 70 and plain.stdout == ""

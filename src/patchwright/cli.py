@@ -68,7 +68,12 @@ def main() -> None:
     """Entry point of the console script."""
     terminal = sys.stdin.isatty() and sys.stdout.isatty()
     args = chat_argv(sys.argv[1:], terminal=terminal)
-    sys.exit(app(args=args))  # typer handles its own exit codes; usage errors exit 2
+    try:
+        sys.exit(app(args=args))  # typer handles its own exit codes; usage errors exit 2
+    except Exception as exc:  # patchwright's own bug: say so, keep the traceback
+        from patchwright.crash import report_crash
+
+        sys.exit(report_crash(exc, args))
 
 
 if __name__ == "__main__":
