@@ -1,9 +1,10 @@
 """Static findings per file: what the review loop looks at first and shows the model.
 
 Five sources, each with a weight for targeting: the repository's failing tests (the files
-their tracebacks run through), a crash of the program's entry point (the smoke run), ruff
-and mypy with the gates' own settings, and lazy patterns (bare or silent ``except``,
-``Any``, ``TODO``/``FIXME`` notes). A tool that is missing or broken is left out and says
+their tracebacks run through), a crash of the program's entry point (the smoke run), lint
+and types with the gates' own tools and settings (ruff and mypy for Python; ``node --check``,
+ESLint and tsc for JavaScript and TypeScript, :mod:`.jsfindings`), and lazy patterns (bare or
+silent ``except``, ``Any``, ``TODO``/``FIXME`` notes). A tool that is missing or broken is left out and says
 so in ``notes``, never reported as "no findings".
 """
 
@@ -18,6 +19,7 @@ from pathlib import Path
 
 from patchwright.agent.relations.traceback_refs import referenced_files
 from patchwright.index import FileSymbols
+from patchwright.modes.review.jsfindings import js_problems
 from patchwright.modes.review.links import failing_test_links
 from patchwright.sandbox import Sandbox
 from patchwright.verify import Baseline, GateContext
@@ -26,7 +28,7 @@ from patchwright.verify.tools import ToolBroken, python_tool
 from patchwright.verify.typecheck import mypy_configured, run_mypy
 
 WEIGHTS = {"smoke": 8.0, "tests": 6.0, "lint": 3.0, "types": 3.0, "lazy": 1.0}
-_SERIOUS_LINT = ("E9", "F63", "F7", "F82")  # syntax errors, undefined names
+_SERIOUS_LINT = ("E9", "F63", "F7", "F82", "node-check")  # syntax errors, undefined names
 _NOTE = re.compile(r"(?:#|//)\s*(TODO|FIXME|XXX|HACK)\b[:\s]*(.*)")
 MAX_TYPED_FILES = 300
 
@@ -83,6 +85,7 @@ def scan(
         *_smoke_findings(baseline, files),
         *_lint_findings(ctx, python, notes),
         *_type_findings(ctx, python, notes),
+        *_js_findings(ctx, texts, files, notes),
         *(f for p in files for f in lazy_patterns(p, texts.get(p, ""))),
     ]:
         if finding.path in wanted:
@@ -142,6 +145,16 @@ def _type_findings(ctx: GateContext, python: list[str], notes: list[str]) -> lis
         notes.append(f"no type findings: {exc}")
         return []
     return [Finding(p.path, p.line, "types", p.code or "mypy", p.message) for p in problems]
+
+
+def _js_findings(
+    ctx: GateContext, texts: Mapping[str, str], files: Sequence[str], notes: list[str]
+) -> list[Finding]:
+    return [
+        Finding(p.path, p.line, "types" if p.gate == "types" else "lint", p.code or p.gate,
+                p.message)
+        for p in js_problems(ctx, texts, files, notes)
+    ]  # fmt: skip
 
 
 def lazy_patterns(path: str, text: str) -> list[Finding]:
