@@ -29,9 +29,8 @@ from patchwright.verify.context import GateContext
 from patchwright.verify.files import Comparison, current_texts, old_problems
 from patchwright.verify.langs.golang import gofmt_problems
 from patchwright.verify.langs.javascript import (
-    eslint_config,
+    eslint_for,
     eslint_problems,
-    local_bin,
     node_check_problems,
 )
 from patchwright.verify.model import GateResult, Problem, Status
@@ -169,10 +168,9 @@ class LintGate:
     def _eslint(self, ctx: GateContext, cmp: Comparison, ran: list[str]) -> None:
         missing: set[str] = set()
         for path, text in current_texts(ctx, _ESLINT).items():
-            folder = eslint_config(ctx, path)
-            if folder is None:
+            if (found := eslint_for(ctx, path)) is None:
                 continue
-            eslint = local_bin(ctx, path, "eslint")
+            folder, eslint = found
             if eslint is None:
                 missing.add(folder.relative_to(ctx.root).as_posix() or ".")
                 continue

@@ -35,7 +35,7 @@ from patchwright.verify.fixers import (
     ruff_safe_fixes,
     ruff_unformatted,
 )
-from patchwright.verify.langs.javascript import eslint_config, local_bin
+from patchwright.verify.langs.javascript import eslint_for
 from patchwright.verify.tools import ToolBroken, python_tool
 
 MAX_BATCH = 100  # files in one transaction; the rest wait for the next iteration
@@ -160,10 +160,9 @@ class ToolFixer:
     ) -> list[FileFix]:
         groups: dict[tuple[Path, Path], list[str]] = defaultdict(list)
         for path in paths:
-            folder = eslint_config(ctx, path)
-            if folder is None:
+            if (found := eslint_for(ctx, path)) is None:
                 continue
-            eslint = local_bin(ctx, path, "eslint")
+            folder, eslint = found
             if eslint is None:
                 self._note(f"ESLint is configured but not installed for {path}: not fixed")
                 continue

@@ -12,7 +12,7 @@ from shutil import which
 
 from patchwright.verify import GateContext
 from patchwright.verify.langs.javascript import (
-    eslint_config,
+    eslint_for,
     eslint_problems,
     local_bin,
     node_check_problems,
@@ -66,10 +66,9 @@ def _eslint(
     found: list[Problem] = []
     missing: set[str] = set()
     for path in scripts:
-        folder = eslint_config(ctx, path)
-        if folder is None:
+        if (setup := eslint_for(ctx, path)) is None:
             continue
-        eslint = local_bin(ctx, path, "eslint")
+        folder, eslint = setup
         if eslint is None:
             missing.add(folder.relative_to(ctx.root).as_posix() or ".")
             continue

@@ -122,6 +122,13 @@ def eslint_config(ctx: GateContext, path: str) -> Path | None:
     return None
 
 
+def eslint_for(ctx: GateContext, path: str) -> tuple[Path, Path | None] | None:
+    """Where ESLint applies to ``path``: its config's folder and the project's own
+    ``node_modules/.bin/eslint`` (None when not installed); None when no config applies."""
+    folder = eslint_config(ctx, path)
+    return None if folder is None else (folder, local_bin(ctx, path, "eslint"))
+
+
 def eslint_problems(
     ctx: GateContext, eslint: Path, folder: Path, path: str, text: str
 ) -> list[Problem]:
