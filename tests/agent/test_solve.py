@@ -294,6 +294,24 @@ def test_an_exercise_to_implement_is_repaired_in_the_conversation_that_wrote_it(
     assert messages[-3]["content"] == close and "test_quarter_off" in asked
 
 
+def test_a_model_that_keeps_repeating_a_failed_change_is_stopped_after_three_copies(
+    shop_repo: Path, tmp_path: Path, shop: Any
+) -> None:
+    wrong = shop.BUGGY.replace("price * percent / 100", "price - percent")
+    echo = reply(f"shop/pricing.py\n```python\n{wrong}```\n")
+    settings = settings_for(
+        tmp_path, [echo] * 6 + [reply(f"shop/pricing.py\n```python\n{shop.FIXED}```\n")]
+    )
+    before = shop.fingerprint(shop_repo)
+    request = build_request(TASK, settings, Overrides(max_iter=4, yes=True, edit_format="whole"))
+    result = solve(Session(settings, shop_repo), request)
+
+    assert (result.outcome, result.iterations, result.calls) == ("failed", 2, 4)  # not 4 and 7
+    assert result.reason.startswith("stopped at iteration 2: the model proposed a change that "
+                                    "had already failed 3 times in a row; no change made")  # fmt: skip
+    assert shop.fingerprint(shop_repo) == before
+
+
 @pytest.mark.parametrize("run", [{"edit_format": "whole"}, {"edit_format": "diff"}])
 def test_a_chosen_edit_format_is_kept_on_every_attempt(
     shop_repo: Path, tmp_path: Path, run: dict[str, str]

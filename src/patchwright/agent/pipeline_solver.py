@@ -88,6 +88,9 @@ class SolveOptions:
     failures: str = ""  # how the criterion fails before any change
     definition: str = ""  # fmt "function": the definition the model rewrites
     refocus: Refocus | None = None  # how to start over once an iteration failed
+    # replies in a row that repeat a change already turned down, before the run stops: the
+    # third sampled copy of the same failed change says the model has nothing else to offer
+    max_repeats: int = 3
 
 
 @dataclass
@@ -125,6 +128,7 @@ class PipelineSolver:
     replies: int = 0
     echo_base: tuple[Message, str] | None = None  # a request echoes were answered in, as sent
     earlier: list[Message] = field(default_factory=list)  # the conversations left by a refocus
+    repeats: int = 0  # replies in a row that repeated a change verification turned down
 
     def solve(self, opts: SolveOptions) -> StrategyResult:
         self.last_failure = self.last_failure or opts.failures
@@ -134,6 +138,11 @@ class PipelineSolver:
             result = self._iteration(opts, iteration)
             if result is not None:
                 return self._tally(result)
+            if self.repeats >= opts.max_repeats:
+                reason = (f"stopped at iteration {iteration}: the model proposed a change that "
+                          f"had already failed {self.repeats} times in a row; "
+                          f"{self._failure_reason()}")  # fmt: skip
+                return self._tally(StrategyResult("failed", iteration, reason=reason))
             if iteration < opts.max_iter:
                 opts = self._refocused(opts, iteration + 1)
         return self._tally(StrategyResult("failed", opts.max_iter, reason=self._failure_reason()))
@@ -252,6 +261,7 @@ class PipelineSolver:
             phase = "candidate" if sampled else ("edit-retry" if retry else "edit")
             reply = self.ask(opts, phase, temperature)
             attempt = self._judge_reply(reply, opts)
+            self.repeats = self.repeats + 1 if attempt.kind == "repeated" else 0
             cut_off = _cut_off(reply, opts.reply_tokens)
             if cut_off and not attempt.ok and self.messages[-1]["role"] == "assistant":
                 # keep the conversation short: a runaway reply is noise for every later call
@@ -279,7 +289,7 @@ class PipelineSolver:
                 )
             )
             self._add_feedback(self._feedback(attempt, opts, cut_off))
-            if sampled or self.retries >= opts.free_retries:
+            if sampled or self.retries >= opts.free_retries or self.repeats >= opts.max_repeats:
                 return attempt
             self.retries += 1
             retry, echoed = retry + 1, attempt.kind in _ECHO
