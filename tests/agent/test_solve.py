@@ -294,6 +294,21 @@ def test_an_exercise_to_implement_is_repaired_in_the_conversation_that_wrote_it(
     assert messages[-3]["content"] == close and "test_quarter_off" in asked
 
 
+def test_a_reply_that_goes_on_to_copy_the_read_only_tests_is_cut_where_the_copy_begins(
+    shop_repo: Path, tmp_path: Path, shop: Any
+) -> None:
+    tests = (shop_repo / "tests" / "test_pricing.py").read_text()
+    fix = f"shop/pricing.py\n```python\n{shop.FIXED}```\n\n"
+    settings = settings_for(tmp_path, [reply(fix + f"tests/test_pricing.py\n```python\n{tests}```\n"),
+                                       reply("fix: d")])  # fmt: skip
+    request = build_request(TASK, settings, Overrides(yes=True, edit_format="whole"))
+    result = solve(Session(settings, shop_repo), request)
+
+    assert (result.outcome, result.files_changed) == ("solved", ["shop/pricing.py"])
+    said = [m["content"] for m in trajectory(shop_repo, result.run_id) if m["role"] == "assistant"]
+    assert said[0] == fix.rstrip() + "\n"  # the copy of the tests never reached the record
+
+
 def test_a_model_that_keeps_repeating_a_failed_change_is_stopped_after_three_copies(
     shop_repo: Path, tmp_path: Path, shop: Any
 ) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from patchwright.llm import ModelConfigError, make_model
+from patchwright.llm import ModelConfigError, ReplyComplete, make_model
 from patchwright.llm.local import LocalModel, physical_cores
 from patchwright.llm.types import Message
 
@@ -52,6 +52,21 @@ def test_embedded_model_replies_streams_and_reuses_the_prefix() -> None:
     assert first.usage.prompt_tokens > 512
     assert second.usage.cached_tokens == 512 * (first.usage.prompt_tokens // 512)
     assert model.totals.calls == 2
+
+
+@pytest.mark.slow
+def test_a_reply_the_caller_calls_complete_stops_generating_there() -> None:
+    pieces: list[str] = []
+
+    def enough(piece: str) -> None:
+        pieces.append(piece)
+        if len(pieces) == 3:
+            raise ReplyComplete
+
+    convo: list[Message] = [{"role": "user", "content": "Count from 1 to 50, one per line."}]
+    reply = make_model(SMALL).complete(convo, max_tokens=200, temperature=0.0, on_token=enough)
+    assert (reply.text, reply.finish_reason) == ("".join(pieces), "stop")
+    assert reply.usage.completion_tokens < 20  # not the 200 it was allowed
 
 
 @pytest.mark.slow

@@ -8,7 +8,7 @@ import time
 import pytest
 from llm_fakeserver import FakeServer
 
-from patchwright.llm import ModelConfigError, ProviderError, make_model
+from patchwright.llm import ModelConfigError, ProviderError, ReplyComplete, make_model
 from patchwright.llm.router import Router
 from patchwright.llm.types import Message
 
@@ -90,3 +90,16 @@ def test_server_down_says_how_to_start_it() -> None:
     assert "http://127.0.0.1:9" in str(info.value)
     assert "ollama serve" in str(info.value) and "ollama pull qwen2.5-coder" in str(info.value)
     assert model.totals.attempts == 1
+
+
+def test_a_reply_the_caller_calls_complete_stops_the_stream_there(fake: FakeServer) -> None:
+    pieces: list[str] = []
+
+    def enough(piece: str) -> None:
+        pieces.append(piece)
+        if len(pieces) == 2:
+            raise ReplyComplete
+
+    reply = ollama(fake).complete(HELLO, on_token=enough, max_tokens=50)
+    assert (reply.text, reply.finish_reason) == ("".join(pieces), "stop")
+    assert len(pieces) == 2 and len(fake.log) == 1

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from llm_fakeserver import FakeServer
 
-from patchwright.llm import ProviderError, make_model
+from patchwright.llm import ProviderError, ReplyComplete, make_model
 from patchwright.llm.router import Router
 from patchwright.llm.types import Message
 
@@ -206,3 +206,16 @@ def test_conversation_with_tool_results_reaches_the_wire(fake: FakeServer) -> No
         "arguments": '{"path": "a.py"}',
     }
     assert wire[2] == {"role": "tool", "tool_call_id": "c1", "content": "print(1)"}
+
+
+def test_a_reply_the_caller_calls_complete_stops_the_stream_there(fake: FakeServer) -> None:
+    pieces: list[str] = []
+
+    def enough(piece: str) -> None:
+        pieces.append(piece)
+        if len(pieces) == 2:
+            raise ReplyComplete
+
+    reply = compat(fake).complete(HELLO, on_token=enough, max_tokens=50)
+    assert (reply.text, reply.finish_reason) == ("".join(pieces), "stop")
+    assert len(pieces) == 2 and len(fake.log) == 1  # one request, not retried

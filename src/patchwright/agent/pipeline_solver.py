@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from patchwright import interrupts
 from patchwright.agent.checker import Check
+from patchwright.agent.copy_stop import CopyStop
 from patchwright.agent.keeping import Declined, Keeper
 from patchwright.agent.prompts import render
 from patchwright.agent.solve_types import Changes, StrategyOutcome, StrategyResult, Txn
@@ -219,13 +220,16 @@ class PipelineSolver:
     # -- getting a reply that applies ------------------------------------------------------
 
     def ask(self, opts: SolveOptions, phase: str, temperature: float | None = None) -> Reply:
+        stop = CopyStop(self.working.protected, self._on_token)
         reply = self.model.complete(
             self.messages,
-            on_token=self._on_token,
+            on_token=stop,
             max_tokens=opts.reply_tokens,
             temperature=temperature,
             phase=phase,
         )
+        if stop.cut is not None:
+            reply = replace(reply, text=stop.trimmed(reply.text))
         self.replies += 1
         self.messages.append({"role": "assistant", "content": reply.text})
         return reply

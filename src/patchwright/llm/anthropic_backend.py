@@ -22,6 +22,8 @@ from patchwright.llm.types import (
     ToolCall,
     ToolSpec,
     Usage,
+    close_stream,
+    feed,
     normalize_tools,
     parse_arguments,
     rough_token_count,
@@ -169,8 +171,11 @@ class AnthropicModel:
                 delta = event.delta
                 if delta.type == "text_delta":
                     parts.append(delta.text)
-                    if on_token is not None:
-                        on_token(delta.text)
+                    if not feed(on_token, delta.text):
+                        close_stream(stream)
+                        finish = "stop"
+                        output = output or self.count_tokens("".join(parts))
+                        break
                 elif delta.type == "input_json_delta" and event.index in tools:
                     tools[event.index]["args"] += delta.partial_json
             elif kind == "message_delta":

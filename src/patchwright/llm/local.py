@@ -31,6 +31,8 @@ from patchwright.llm.types import (
     ToolCall,
     ToolSpec,
     Usage,
+    close_stream,
+    feed,
     normalize_tools,
 )
 from patchwright.llm.weights import ResolvedWeights, resolve
@@ -341,8 +343,10 @@ class LocalModel:
                 piece = choice.get("delta", {}).get("content") or ""
                 if piece:
                     parts.append(piece)
-                    if on_token is not None:
-                        on_token(piece)
+                    if not feed(on_token, piece):
+                        finish = "stop"
+                        close_stream(stream)
+                        break
                 finish = choice.get("finish_reason") or finish
         except (RuntimeError, ValueError) as exc:
             raise ModelError(f"{self.name}: llama.cpp failed: {exc}") from exc

@@ -20,6 +20,7 @@ from patchwright.llm.types import (
     OnToken,
     ToolCall,
     Usage,
+    feed,
     messages_token_estimate,
 )
 
@@ -139,8 +140,13 @@ class OllamaModel(ChatBackend):
             piece = message.get("content") or ""
             if piece:
                 parts.append(piece)
-                if on_token is not None:
-                    on_token(piece)
+                if not feed(on_token, piece):
+                    return (
+                        "".join(parts),
+                        calls,
+                        "stop",
+                        Usage(0, self.count_tokens("".join(parts))),
+                    )
             for raw in message.get("tool_calls") or ():
                 calls.append(ToolCall.coerce(raw.get("function", raw), len(calls)))
             if chunk.get("done"):

@@ -17,6 +17,8 @@ from patchwright.llm.types import (
     OnToken,
     ToolCall,
     Usage,
+    close_stream,
+    feed,
     parse_arguments,
 )
 
@@ -92,8 +94,9 @@ class OpenAIModel(ChatBackend):
                 delta = choice.delta
                 if delta is not None and delta.content:
                     parts.append(delta.content)
-                    if on_token is not None:
-                        on_token(delta.content)
+                    if not feed(on_token, delta.content):
+                        close_stream(stream)
+                        return "".join(parts), [], "stop", usage
                 for tc in (delta.tool_calls if delta is not None else None) or ():
                     slot = acc.setdefault(tc.index, {"id": "", "name": "", "args": ""})
                     slot["id"] = tc.id or slot["id"]

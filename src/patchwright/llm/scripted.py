@@ -23,6 +23,7 @@ from patchwright.llm.types import (
     ToolCall,
     ToolSpec,
     Usage,
+    feed,
     messages_token_estimate,
     rough_token_count,
 )
@@ -125,14 +126,17 @@ class ScriptedModel:
                 )
             text, calls = self._entries[self._next]
             self._next += 1
-        if on_token is not None:
-            for piece in re.findall(r"\s*\S+|\s+", text):
-                on_token(piece)
+        finish = "tool_calls" if calls else "stop"
+        said = []
+        for piece in re.findall(r"\s*\S+|\s+", text) if on_token is not None else ():
+            said.append(piece)
+            if not feed(on_token, piece):
+                text, calls = "".join(said), []  # as a model stopped there would leave it
+                break
         usage = Usage(
             prompt_tokens=messages_token_estimate(messages, self.count_tokens),
             completion_tokens=self.count_tokens(text),
         )
-        finish = "tool_calls" if calls else "stop"
         return Reply(
             text=text,
             tool_calls=list(calls),

@@ -16,6 +16,30 @@ Role = Literal["system", "user", "assistant", "tool"]
 OnToken = Callable[[str], None]
 
 
+class ReplyComplete(Exception):
+    """Raised by an ``on_token`` callback: the reply so far is all the caller needs (a
+    whole-file reply that goes on to copy a read-only file, say). The backend stops
+    generating, closes its stream and returns the text so far, finish reason ``"stop"``."""
+
+
+def feed(on_token: OnToken | None, piece: str) -> bool:
+    """Give ``piece`` to ``on_token``; False when the callback says the reply is complete."""
+    if on_token is None:
+        return True
+    try:
+        on_token(piece)
+    except ReplyComplete:
+        return False
+    return True
+
+
+def close_stream(stream: object) -> None:
+    """Close a stream read only in part (an HTTP response, a generator), if it can be."""
+    close = getattr(stream, "close", None)
+    if callable(close):
+        close()
+
+
 class Message(TypedDict, total=False):
     """One chat message. ``tool_calls`` (assistant) holds ``ToolCall.to_dict()`` dicts;
     ``tool_call_id`` (tool) names the call a tool result answers."""

@@ -1,0 +1,46 @@
+"""A whole-file reply ends where, its edits written, it starts copying a read-only file."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from patchwright.agent.copy_stop import CopyStop
+from patchwright.llm import ReplyComplete
+
+FIX = "calc.py\n```python\ndef add(a, b):\n    return a + b\n```\n\n"
+COPY = "test_calc.py\n```python\nfrom calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n```\n"
+
+
+def stream(stop: CopyStop, text: str) -> str:
+    """Feed ``text`` piece by piece, as a backend does; what was said before the stop."""
+    said = ""
+    for piece in re.findall(r"\s*\S+|\s+", text):
+        said += piece
+        try:
+            stop(piece)
+        except ReplyComplete:
+            break
+    return said
+
+
+@pytest.mark.parametrize("header", ["test_calc.py\n", "**test_calc.py**\n", "### `test_calc.py`\n"])
+def test_the_copy_of_a_read_only_file_after_the_fix_ends_the_reply(header: str) -> None:
+    seen: list[str] = []
+    stop = CopyStop(["test_calc.py"], seen.append)
+    said = stream(stop, FIX + COPY.replace("test_calc.py\n", header, 1))
+    assert stop.trimmed(said) == FIX.rstrip() + "\n"
+    assert "".join(seen) == said and "def test_add" not in said  # stopped at its fence
+
+
+def test_a_reply_that_begins_with_a_read_only_file_is_left_whole() -> None:
+    stop = CopyStop(["test_calc.py"])
+    said = stream(stop, COPY + FIX)
+    assert said == COPY + FIX and stop.cut is None and stop.trimmed(said) == said
+
+
+def test_a_read_only_file_named_in_prose_or_with_no_read_only_files_changes_nothing() -> None:
+    prose = FIX + "test_calc.py\nnow passes: `add` adds.\n"
+    assert stream(CopyStop(["test_calc.py"]), prose) == prose
+    assert stream(CopyStop([]), FIX + COPY) == FIX + COPY
