@@ -39,6 +39,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import signal
+import sys
 import tempfile
 import time
 from pathlib import Path
@@ -181,6 +183,8 @@ def out_path(args: argparse.Namespace) -> Path:
 
 
 def main() -> None:
+    # SIGTERM unwinds like Ctrl-C: the server and the running tool are stopped, not orphaned
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     args = parse_args()
     out = out_path(args)
     out.parent.mkdir(parents=True, exist_ok=True)

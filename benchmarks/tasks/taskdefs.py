@@ -3,6 +3,7 @@ their own tests — the same repository and the same judge for every tool."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -188,6 +189,10 @@ def run_bounded(
         os.killpg(proc.pid, signal.SIGKILL)
         out, err = proc.communicate()
         return Finished(None, out or "", err or "")
+    except BaseException:  # the benchmark itself stopped (SIGTERM, Ctrl-C): no orphans
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
+        raise
 
 
 def judge(task: Task, repo: Path, timeout: float) -> bool:
