@@ -58,7 +58,6 @@ from patchwright.modes.review.options import (
     ReviewOutcome,
     ReviewSummary,
     review_request,
-    unused_settings,
 )
 from patchwright.modes.review.propose import Kind, ProposalOutcome, Proposer, TargetContext
 from patchwright.modes.review.selfguard import SelfGuard, prepare
@@ -94,8 +93,7 @@ class ReviewLoop:
         self.settler = Settler(repo, session.model, self.paths, self.memory, self.bus,
                                self.request.git.commit)  # fmt: skip
         self.queue: list[CascadeItem] = []
-        self.summary = ReviewSummary(memory_dir=str(self.paths.dir),
-                                     notes=unused_settings(session.settings))  # fmt: skip
+        self.summary = ReviewSummary.starting(str(self.paths.dir), session.settings)
         self.proposer = Proposer(session, repo, self.request, console, desk, opts.checkpoint,
                                  opts.tuning, self._dependents, self._write_pending,
                                  interactive, on_token=on_token)  # fmt: skip

@@ -46,6 +46,12 @@ class ReviewSummary:
     memory_dir: str = ""
     notes: list[str] = field(default_factory=list)
 
+    @classmethod
+    def starting(cls, memory_dir: str, settings: Settings) -> ReviewSummary:
+        """A review's summary before its first iteration: what the settings set that it
+        does not use is noted first."""
+        return cls(memory_dir=memory_dir, notes=unused_settings(settings))
+
     def of(self, status: str) -> list[dict[str, Any]]:
         return [p.to_json() for p in self.proposals if p.status == status]
 
