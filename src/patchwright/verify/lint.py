@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import json
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from patchwright.verify.context import GateContext
@@ -148,22 +149,11 @@ class LintGate:
             cmp.add(old_problems(ctx, NAME, path, text, now, check_old, cmp.notes), now)
 
     def _node(self, ctx: GateContext, cmp: Comparison, ran: list[str]) -> None:
-        texts = current_texts(ctx, _JS)
-        if not texts:
-            return
-        node = which("node")
-        if node is None:
-            cmp.notes.append("node is not on PATH: JavaScript files not checked")
-            return
-        ran.append("node")
-
-        def check(path: str, text: str) -> list[Problem]:
-            assert node is not None
+        def problems(node: str, path: str, text: str) -> list[Problem]:
             return node_check_problems(ctx, node, path, text)
 
-        for path, text in texts.items():
-            now = check(path, text)
-            cmp.add(old_problems(ctx, "lint/node", path, text, now, check, cmp.notes), now)
+        missing = "node is not on PATH: JavaScript files not checked"
+        _each_file(ctx, cmp, ran, _JS, "node", missing, problems)
 
     def _eslint(self, ctx: GateContext, cmp: Comparison, ran: list[str]) -> None:
         missing: set[str] = set()
@@ -191,19 +181,31 @@ class LintGate:
             )
 
     def _gofmt(self, ctx: GateContext, cmp: Comparison, ran: list[str]) -> None:
-        texts = current_texts(ctx, (".go",))
-        if not texts:
-            return
-        gofmt = which("gofmt")
-        if gofmt is None:
-            cmp.notes.append("gofmt is not on PATH: Go files not format-checked")
-            return
-        ran.append("gofmt")
-
-        def check(path: str, text: str) -> list[Problem]:
-            assert gofmt is not None
+        def problems(gofmt: str, path: str, text: str) -> list[Problem]:
             return gofmt_problems(ctx, gofmt, path, text)
 
-        for path, text in texts.items():
-            now = check(path, text)
-            cmp.add(old_problems(ctx, "lint/gofmt", path, text, now, check, cmp.notes), now)
+        missing = "gofmt is not on PATH: Go files not format-checked"
+        _each_file(ctx, cmp, ran, (".go",), "gofmt", missing, problems)
+
+
+def _each_file(
+    ctx: GateContext, cmp: Comparison, ran: list[str], suffixes: tuple[str, ...], tool: str,
+    missing: str, problems: Callable[[str, str, str], list[Problem]],
+) -> None:  # fmt: skip
+    """``tool`` (found on PATH) on each touched file with ``suffixes``, its problems compared
+    with the old text's; ``missing`` is noted when the tool is not there."""
+    texts = current_texts(ctx, suffixes)
+    if not texts:
+        return
+    found = which(tool)
+    if found is None:
+        cmp.notes.append(missing)
+        return
+    ran.append(tool)
+
+    def check(path: str, text: str) -> list[Problem]:
+        return problems(found, path, text)
+
+    for path, text in texts.items():
+        now = check(path, text)
+        cmp.add(old_problems(ctx, f"lint/{tool}", path, text, now, check, cmp.notes), now)
