@@ -225,9 +225,11 @@ def test_after_a_failed_whole_file_attempt_a_small_model_is_asked_for_the_convic
     bus = EventBus()
     seen = events_of(bus)
     request = build_request(TASK, settings, Overrides(max_iter=2, yes=True))
-    result = solve(Session(settings, shop_repo, bus=bus), request)
+    session = Session(settings, shop_repo, bus=bus)
+    result = solve(session, request)
 
     assert (result.outcome, result.iterations) == ("solved", 2)
+    assert [c.temperature for c in session.model.calls] == [0.0, 0.0, 0.0]  # a fresh conversation
     assert shop.git(shop_repo, "show", "HEAD:shop/pricing.py") == shop.FIXED  # docstring kept
     [refocus] = [d for k, d in seen if k == "edit.refocus"]
     assert (refocus["iteration"], refocus["definition"], refocus["path"]) == (
@@ -307,6 +309,21 @@ def test_a_reply_that_goes_on_to_copy_the_read_only_tests_is_cut_where_the_copy_
     assert (result.outcome, result.files_changed) == ("solved", ["shop/pricing.py"])
     said = [m["content"] for m in trajectory(shop_repo, result.run_id) if m["role"] == "assistant"]
     assert said[0] == fix.rstrip() + "\n"  # the copy of the tests never reached the record
+
+
+def test_a_first_attempt_is_greedy_and_a_repair_in_its_conversation_samples_a_little(
+    shop_repo: Path, tmp_path: Path, shop: Any
+) -> None:
+    wrong = shop.BUGGY.replace("price * percent / 100", "price - percent")
+    replies = [reply(f"shop/pricing.py\n```python\n{text}```\n") for text in (wrong, shop.FIXED)]
+    settings = settings_for(tmp_path, [*replies, reply("fix: d")])
+    session = Session(settings, shop_repo)
+    request = build_request(TASK, settings, Overrides(max_iter=2, yes=True, edit_format="whole"))
+    result = solve(session, request)
+
+    assert (result.outcome, result.iterations) == ("solved", 2)
+    # greedy, the repair would rewrite the change that just failed; the commit message is greedy
+    assert [c.temperature for c in session.model.calls] == [0.0, 0.4, 0.0]
 
 
 def test_a_model_that_keeps_repeating_a_failed_change_is_stopped_after_three_copies(

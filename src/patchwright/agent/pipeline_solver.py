@@ -130,6 +130,7 @@ class PipelineSolver:
     echo_base: tuple[Message, str] | None = None  # a request echoes were answered in, as sent
     earlier: list[Message] = field(default_factory=list)  # the conversations left by a refocus
     repeats: int = 0  # replies in a row that repeated a change verification turned down
+    conversation_started: bool = False  # this conversation has had a reply (a refocus resets)
 
     def solve(self, opts: SolveOptions) -> StrategyResult:
         self.last_failure = self.last_failure or opts.failures
@@ -160,6 +161,7 @@ class PipelineSolver:
             return opts
         self.earlier.extend(self.messages)
         self.messages[:] = list(focus.messages)
+        self.conversation_started = False
         self.echo_base = None
         self.pending_notes.clear()
         self.working.reset()
@@ -260,8 +262,13 @@ class PipelineSolver:
         retry, echoed = 0, False
         while True:
             # A retry samples a little: a small model asked the same thing greedily tends to
-            # repeat the same broken reply.
-            temperature = opts.sample_temperature if sampled or echoed else (0.4 if retry else None)
+            # repeat the same broken reply — and so does a repair in the conversation that
+            # holds the failed change (its greedy answer is that change again).
+            repair = retry or self.conversation_started
+            temperature = (
+                opts.sample_temperature if sampled or echoed else (0.4 if repair else None)
+            )
+            self.conversation_started = True
             phase = "candidate" if sampled else ("edit-retry" if retry else "edit")
             reply = self.ask(opts, phase, temperature)
             attempt = self._judge_reply(reply, opts)

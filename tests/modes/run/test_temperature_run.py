@@ -49,7 +49,7 @@ def run_once(shop_repo: Path, where: Path, fake: FakeServer) -> dict[str, Any]:
     shutil.copytree(shop_repo, repo)
     result = CliRunner().invoke(app, [
         "run", "--repo", str(repo), "--task", TASK, "--model", f"openai-compat:{fake.url}#fake",
-        "--yes", "--json", "--no-plan", "--max-iter", "1", "--candidates", "1",
+        "--yes", "--json", "--max-iter", "1", "--candidates", "1",
         "--edit-format", "diff", "--strategy", "pipeline",
     ])  # fmt: skip
     return dict(json.loads(result.stdout))
