@@ -30,6 +30,7 @@ COMMENT = (
     ">>>>>>> REPLACE\n```\n"
 )
 TOOL_MODEL = {"tools": True, "small": False, "context_window": 32768}
+WINDOW = 2600  # a context window the shop's repairs outgrow by the fourth request
 
 
 def reply(content: str) -> dict[str, Any]:
@@ -324,6 +325,25 @@ def test_a_first_attempt_is_greedy_and_a_repair_in_its_conversation_samples_a_li
     assert (result.outcome, result.iterations) == ("solved", 2)
     # greedy, the repair would rewrite the change that just failed; the commit message is greedy
     assert [c.temperature for c in session.model.calls] == [0.0, 0.4, 0.0]
+
+
+def test_repairs_that_outgrow_the_context_window_send_the_latest_exchanges_only(
+    shop_repo: Path, tmp_path: Path, shop: Any
+) -> None:
+    wrong = [shop.BUGGY.replace("percent / 100", f"percent / 100 + {n}") for n in (1, 2, 3)]
+    whole = [reply(f"shop/pricing.py\n```python\n{text}```\n") for text in (*wrong, shop.FIXED)]
+    settings = settings_for(tmp_path, [*whole, reply("fix: d")])
+    settings.model.catalog[settings.model.name] = {"context_window": WINDOW, "small": True}
+    bus = EventBus()
+    seen = events_of(bus)
+    request = build_request(TASK, settings, Overrides(max_iter=4, yes=True, edit_format="whole"))
+    result = solve(Session(settings, shop_repo, bus=bus), request)
+
+    assert (result.outcome, result.iterations) == ("solved", 4)
+    sent = [d["messages"] for k, d in seen if k == "model.request" and d["phase"] == "edit"]
+    assert sent[:2] == [2, 4] and sent[-1] < 8  # system, task, then the latest exchanges
+    said = [m for m in trajectory(shop_repo, result.run_id) if m["role"] == "assistant"]
+    assert len(said) == 4  # the record keeps every attempt
 
 
 def test_a_model_that_keeps_repeating_a_failed_change_is_stopped_after_three_copies(

@@ -10,7 +10,8 @@ from pathlib import Path
 from patchwright.agent.checker import Check
 from patchwright.agent.criterion import Verdict
 from patchwright.agent.keeping import Keeper
-from patchwright.agent.pipeline_solver import PipelineSolver, SolveOptions
+from patchwright.agent.pipeline_options import SolveOptions
+from patchwright.agent.pipeline_solver import PipelineSolver
 from patchwright.agent.solve_types import Decision
 from patchwright.agent.working_copy import WorkingCopy
 from patchwright.events import Event, EventBus, ModelRequest

@@ -25,7 +25,9 @@ from typing import Any, Protocol
 from patchwright import interrupts
 from patchwright.agent.checker import Check
 from patchwright.agent.copy_stop import CopyStop
+from patchwright.agent.fit import fitted
 from patchwright.agent.keeping import Declined, Keeper
+from patchwright.agent.pipeline_options import SolveOptions
 from patchwright.agent.prompts import render
 from patchwright.agent.solve_types import Changes, StrategyOutcome, StrategyResult, Txn
 from patchwright.agent.working_copy import Attempt, AttemptKind, WorkingCopy
@@ -50,6 +52,7 @@ class Checker(Protocol):
 
 
 _ECHO = ("unchanged", "repeated")  # replies that change nothing new
+FIT_MARGIN = 256  # tokens kept free besides the reply: chat-template overhead, estimate error
 
 
 def _cut_off(reply: Reply, limit: int) -> bool:
@@ -63,35 +66,6 @@ class _Failed(Exception):
     def __init__(self, check: Check) -> None:
         super().__init__(check.summary)
         self.check = check
-
-
-@dataclass(frozen=True)
-class Refocus:
-    """Another way in, for the iterations after the first fails: a fresh conversation that
-    asks for one definition (``path``'s ``definition``) corrected."""
-
-    messages: tuple[Message, ...]
-    definition: str
-    path: str
-    reply_tokens: int = 1024
-
-
-@dataclass
-class SolveOptions:
-    task: str
-    fmt: str
-    max_iter: int
-    reply_tokens: int = 2048
-    candidates: int = 1
-    free_retries: int = 3  # replies answered without spending an iteration, per run
-    sample_temperature: float = 0.7
-    done: str = ""  # what "done" means, repeated in every repair prompt
-    failures: str = ""  # how the criterion fails before any change
-    definition: str = ""  # fmt "function": the definition the model rewrites
-    refocus: Refocus | None = None  # how to start over once an iteration failed
-    # replies in a row that repeat a change already turned down, before the run stops: the
-    # third sampled copy of the same failed change says the model has nothing else to offer
-    max_repeats: int = 3
 
 
 @dataclass
@@ -223,8 +197,9 @@ class PipelineSolver:
 
     def ask(self, opts: SolveOptions, phase: str, temperature: float | None = None) -> Reply:
         stop = CopyStop(self.working.protected, self._on_token)
+        limit = self.model.context_window - opts.reply_tokens - FIT_MARGIN
         reply = self.model.complete(
-            self.messages,
+            fitted(self.messages, limit, self.model.count_tokens),
             on_token=stop,
             max_tokens=opts.reply_tokens,
             temperature=temperature,

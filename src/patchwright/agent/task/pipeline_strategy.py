@@ -15,7 +15,8 @@ from patchwright.agent.context import (
 from patchwright.agent.edit_format import choose_format
 from patchwright.agent.keeping import Keeper
 from patchwright.agent.lang_examples import edit_language
-from patchwright.agent.pipeline_solver import PipelineSolver, SolveOptions
+from patchwright.agent.pipeline_options import SolveOptions
+from patchwright.agent.pipeline_solver import PipelineSolver
 from patchwright.agent.prompts import render
 from patchwright.agent.record import RunRecord
 from patchwright.agent.request import TaskRequest

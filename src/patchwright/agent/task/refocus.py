@@ -20,7 +20,7 @@ import ast
 import re
 from collections.abc import Sequence
 
-from patchwright.agent.pipeline_solver import Refocus
+from patchwright.agent.pipeline_options import Refocus
 from patchwright.agent.prompts import render
 from patchwright.agent.relations.pycode import FUNCTIONS, functions, is_stub, source
 from patchwright.agent.relations.suspects import MAX_LINES, Suspect, find_suspects

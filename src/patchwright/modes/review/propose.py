@@ -22,7 +22,8 @@ from patchwright.agent.checker import GateChecker
 from patchwright.agent.context import approx_tokens
 from patchwright.agent.criterion import Criterion
 from patchwright.agent.keeping import Keeper
-from patchwright.agent.pipeline_solver import SolveOptions, Trajectory
+from patchwright.agent.pipeline_options import SolveOptions
+from patchwright.agent.pipeline_solver import Trajectory
 from patchwright.agent.prompts import render
 from patchwright.agent.relations.related_tests import is_test_path
 from patchwright.agent.relations.suspects import Suspect, pick

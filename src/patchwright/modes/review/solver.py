@@ -16,7 +16,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from patchwright.agent.pipeline_solver import PipelineSolver, SolveOptions
+from patchwright.agent.pipeline_options import SolveOptions
+from patchwright.agent.pipeline_solver import PipelineSolver
 from patchwright.agent.prompts import render
 from patchwright.events import ReviewPress
 from patchwright.llm import Reply
