@@ -2,7 +2,8 @@
 
 Each failed attempt adds the model's whole reply and the report of what failed; after a few
 repairs a small model's conversation outgrows its window (an Exercism exercise reached 8,473
-prompt tokens against a server's 8,192, and the run ended in a provider error). What is sent
+prompt tokens against a server's 8,192, and the run ended in a provider error; another
+ended so with a request estimated to fit, its test output counted ~10% short). What is sent
 keeps the system prompt and the first request (the task and the code), then as many of the
 latest messages as fit; the oldest repair exchanges are left out of the request — never out
 of the run's record.

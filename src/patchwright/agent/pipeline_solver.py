@@ -52,7 +52,9 @@ class Checker(Protocol):
 
 
 _ECHO = ("unchanged", "repeated")  # replies that change nothing new
-FIT_MARGIN = 256  # tokens kept free besides the reply: chat-template overhead, estimate error
+# what a conversation may fill of the window besides the reply: a tokenizer-free count runs
+# ~10% under on test output (Exercism's camicia: 2,570 estimated, 2,806 real)
+FIT_SHARE, FIT_MARGIN = 0.9, 256
 
 
 def _cut_off(reply: Reply, limit: int) -> bool:
@@ -197,7 +199,7 @@ class PipelineSolver:
 
     def ask(self, opts: SolveOptions, phase: str, temperature: float | None = None) -> Reply:
         stop = CopyStop(self.working.protected, self._on_token)
-        limit = self.model.context_window - opts.reply_tokens - FIT_MARGIN
+        limit = int(self.model.context_window * FIT_SHARE) - opts.reply_tokens - FIT_MARGIN
         reply = self.model.complete(
             fitted(self.messages, limit, self.model.count_tokens),
             on_token=stop,
