@@ -15,7 +15,8 @@ from typer.testing import CliRunner
 from patchwright.cli import app
 from patchwright.config import Settings
 from patchwright.modes.swebench.batch import BatchOptions, Payload, run_batch, run_payload
-from patchwright.modes.swebench.cli import TEST_TIMEOUT, strategy_for, test_timeout_for
+from patchwright.modes.swebench.cli import TEST_TIMEOUT, strategy_for
+from patchwright.modes.swebench.cli import test_timeout_for as timeout_for  # not collected
 from patchwright.modes.swebench.instance import SolveOptions
 from patchwright.modes.swebench.instances import load_instances
 from patchwright.modes.swebench.ray import start_ray
@@ -120,9 +121,9 @@ def test_a_ray_batch_writes_each_prediction_once_resumes_and_records_a_crash(
 
 def test_a_test_run_s_time_limit_comes_from_the_flag_then_the_user_s_config_then_900() -> None:
     plain, configured = Settings(), Settings.model_validate({"run": {"test_timeout": 240}})
-    assert test_timeout_for(None, plain) == TEST_TIMEOUT == 900.0  # not [run]'s default 180
-    assert test_timeout_for(None, configured) == 240.0
-    assert test_timeout_for(30.0, configured) == 30.0
+    assert timeout_for(None, plain) == TEST_TIMEOUT == 900.0  # not [run]'s default 180
+    assert timeout_for(None, configured) == 240.0
+    assert timeout_for(30.0, configured) == 30.0
 
 
 def test_the_strategy_comes_from_the_flag_then_the_user_s_config_then_the_pipeline() -> None:
