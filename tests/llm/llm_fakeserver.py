@@ -15,6 +15,7 @@ import re
 import threading
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -314,3 +315,15 @@ class FakeServer:
     def __exit__(self, *exc: object) -> None:
         self._httpd.shutdown()
         self._httpd.server_close()
+
+
+def stop_after(count: int, pieces: list[str]) -> Callable[[str], None]:
+    """An ``on_token`` that keeps the pieces and says the reply is complete after ``count``."""
+    from patchwright.llm import ReplyComplete
+
+    def take(piece: str) -> None:
+        pieces.append(piece)
+        if len(pieces) == count:
+            raise ReplyComplete
+
+    return take

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from llm_fakeserver import FakeServer
+from llm_fakeserver import FakeServer, stop_after
 
-from patchwright.llm import ProviderError, ReplyComplete, make_model
+from patchwright.llm import ProviderError, make_model
 from patchwright.llm.anthropic_backend import wire_messages
 from patchwright.llm.types import Message
 
@@ -84,12 +84,6 @@ def test_tool_turns_become_tool_use_and_tool_result_blocks() -> None:
 
 def test_a_reply_the_caller_calls_complete_stops_the_stream_there(fake: FakeServer) -> None:
     pieces: list[str] = []
-
-    def enough(piece: str) -> None:
-        pieces.append(piece)
-        if len(pieces) == 2:
-            raise ReplyComplete
-
-    reply = claude(fake).complete(CONVO, on_token=enough, max_tokens=20)  # type: ignore[attr-defined]
+    reply = claude(fake).complete(CONVO, on_token=stop_after(2, pieces), max_tokens=20)  # type: ignore[attr-defined]
     assert (reply.text, reply.finish_reason) == ("".join(pieces), "stop")
     assert len(pieces) == 2 and len(fake.log) == 1 and reply.usage.completion_tokens > 0

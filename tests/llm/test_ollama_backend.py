@@ -6,9 +6,9 @@ from __future__ import annotations
 import time
 
 import pytest
-from llm_fakeserver import FakeServer
+from llm_fakeserver import FakeServer, stop_after
 
-from patchwright.llm import ModelConfigError, ProviderError, ReplyComplete, make_model
+from patchwright.llm import ModelConfigError, ProviderError, make_model
 from patchwright.llm.router import Router
 from patchwright.llm.types import Message
 
@@ -94,12 +94,6 @@ def test_server_down_says_how_to_start_it() -> None:
 
 def test_a_reply_the_caller_calls_complete_stops_the_stream_there(fake: FakeServer) -> None:
     pieces: list[str] = []
-
-    def enough(piece: str) -> None:
-        pieces.append(piece)
-        if len(pieces) == 2:
-            raise ReplyComplete
-
-    reply = ollama(fake).complete(HELLO, on_token=enough, max_tokens=50)
+    reply = ollama(fake).complete(HELLO, on_token=stop_after(2, pieces), max_tokens=50)
     assert (reply.text, reply.finish_reason) == ("".join(pieces), "stop")
     assert len(pieces) == 2 and len(fake.log) == 1

@@ -7,9 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from llm_fakeserver import FakeServer
+from llm_fakeserver import FakeServer, stop_after
 
-from patchwright.llm import ProviderError, ReplyComplete, make_model
+from patchwright.llm import ProviderError, make_model
 from patchwright.llm.router import Router
 from patchwright.llm.types import Message
 
@@ -210,12 +210,6 @@ def test_conversation_with_tool_results_reaches_the_wire(fake: FakeServer) -> No
 
 def test_a_reply_the_caller_calls_complete_stops_the_stream_there(fake: FakeServer) -> None:
     pieces: list[str] = []
-
-    def enough(piece: str) -> None:
-        pieces.append(piece)
-        if len(pieces) == 2:
-            raise ReplyComplete
-
-    reply = compat(fake).complete(HELLO, on_token=enough, max_tokens=50)
+    reply = compat(fake).complete(HELLO, on_token=stop_after(2, pieces), max_tokens=50)
     assert (reply.text, reply.finish_reason) == ("".join(pieces), "stop")
     assert len(pieces) == 2 and len(fake.log) == 1  # one request, not retried

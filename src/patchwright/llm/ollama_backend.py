@@ -124,7 +124,7 @@ class OllamaModel(ChatBackend):
 
     def _consume(
         self, lines: Iterator[str], on_token: OnToken | None
-    ) -> tuple[str, list[ToolCall], str | None, Usage]:
+    ) -> tuple[str, list[ToolCall], str | None, Usage | None]:
         parts: list[str] = []
         calls: list[ToolCall] = []
         final: dict[str, Any] | None = None
@@ -140,13 +140,8 @@ class OllamaModel(ChatBackend):
             piece = message.get("content") or ""
             if piece:
                 parts.append(piece)
-                if not feed(on_token, piece):
-                    return (
-                        "".join(parts),
-                        calls,
-                        "stop",
-                        Usage(0, self.count_tokens("".join(parts))),
-                    )
+                if not feed(on_token, piece):  # stopped early: the caller estimates usage
+                    return "".join(parts), calls, "stop", None
             for raw in message.get("tool_calls") or ():
                 calls.append(ToolCall.coerce(raw.get("function", raw), len(calls)))
             if chunk.get("done"):

@@ -53,8 +53,10 @@ def strategy_for(given: str | None, settings: Settings, model: str | None) -> st
     if "strategy" not in settings.agent.model_fields_set:
         return "pipeline"
     wanted = settings.agent.strategy
-    if wanted != "auto" or model == GOLD:
-        return "pipeline" if model == GOLD else wanted
+    if model == GOLD:  # the dataset's patch needs no agent
+        return "pipeline"
+    if wanted != "auto":
+        return wanted
     catalog = Catalog(settings.model.catalog)
     return choose_strategy(
         "auto", model_info(parse_spec(model or settings.model.name, catalog), catalog)
