@@ -12,12 +12,17 @@ from typing import Any
 
 import pytest
 
+from patchwright.agent.record import RunRecord
 from patchwright.agent.request import Overrides, RunError, TaskRequest, build_request
 from patchwright.agent.session import Session
 from patchwright.agent.solve import check_fits, choose_strategy, solve
+from patchwright.agent.solve_types import Person, StrategyResult, Wired
+from patchwright.agent.task.pipeline_strategy import build_pipeline
+from patchwright.agent.task.prepare import Groundwork, prepare
+from patchwright.agent.task.repo import TaskRepo
 from patchwright.config import Settings
 from patchwright.events import EventBus
-from patchwright.llm import ModelInfo
+from patchwright.llm import ModelInfo, OnToken
 
 TASK = "tests/test_pricing.py fails: apply_discount returns the discount, not the price. Fix it."
 FIX = (
@@ -455,3 +460,69 @@ def test_a_handed_back_change_leaves_the_repository_as_it_was(
     assert not (shop_repo / ".patchwright" / "undo").exists() or not any(
         (shop_repo / ".patchwright" / "undo").iterdir()
     )
+
+
+# -- a caller's own plan: the review's proposals -----------------------------------------
+
+
+class CountingPlan:
+    """The default groundwork and the pipeline, noting what ``solve`` asks of it; with
+    ``stop``, the strategy's run raises it."""
+
+    def __init__(self, stop: BaseException | None = None) -> None:
+        self.asked: list[str] = []
+        self.stop = stop
+
+    def ground(self, session: Session, repo: TaskRepo, request: TaskRequest) -> Groundwork:
+        self.asked.append("ground")
+        return prepare(session, repo, request)
+
+    def build(
+        self, session: Session, repo: TaskRepo, request: TaskRequest, ground: Groundwork,
+        record: RunRecord, person: Person, on_token: OnToken | None,
+    ) -> Wired:  # fmt: skip
+        self.asked.append("build")
+        wired = build_pipeline(session, repo, request, ground, record, person, on_token)
+        stop = self.stop
+        if stop is None:
+            return wired
+
+        def run() -> StrategyResult:
+            raise stop
+
+        return Wired("pipeline", run)
+
+
+def test_a_callers_plan_grounds_and_wires_the_task_and_its_record_nests_in_the_callers(
+    shop_repo: Path, tmp_path: Path
+) -> None:
+    settings = settings_for(tmp_path, [reply(FIX), reply("fix(pricing): discount")])
+    parent, plan = RunRecord(shop_repo), CountingPlan()
+    request = build_request(TASK, settings, Overrides(yes=True))
+    result = solve(Session(settings, shop_repo), request, plan=plan, parent=parent)
+    assert plan.asked == ["ground", "build"]
+    assert (result.outcome, result.stop) == ("solved", None)
+    nested = parent.dir / "tasks" / result.run_id
+    assert json.loads((nested / "summary.json").read_text())["outcome"] == "solved"
+    start = json.loads((nested / "events.jsonl").read_text().splitlines()[0])
+    assert (start["kind"], start["parent"]) == ("run.start", parent.run_id)
+    assert not (shop_repo / ".patchwright" / "runs" / result.run_id).exists()
+
+
+@pytest.mark.parametrize(
+    ("stop", "outcome"),
+    [(KeyboardInterrupt("SIGTERM"), "interrupted"), (RuntimeError("boom"), "error")],
+)
+def test_what_ends_a_task_early_comes_back_in_the_result_for_a_caller_to_raise(
+    shop_repo: Path, tmp_path: Path, shop: Any, stop: BaseException, outcome: str
+) -> None:
+    settings = settings_for(tmp_path, [reply(FIX)])
+    before = shop.fingerprint(shop_repo)
+    request = build_request(TASK, settings, Overrides(yes=True))
+    result = solve(Session(settings, shop_repo), request, plan=CountingPlan(stop))
+    assert (result.outcome, result.stop) == (outcome, stop)
+    assert shop.fingerprint(shop_repo) == before
+    summary = json.loads(
+        (shop_repo / ".patchwright" / "runs" / result.run_id / "summary.json").read_text()
+    )
+    assert summary["outcome"] == outcome and "stop" not in summary

@@ -35,12 +35,21 @@ def _write_atomic(path: Path, text: str) -> None:
 class RunRecord:
     """Writes one run's events, trajectory and summary."""
 
-    def __init__(self, root: Path, run_id: str | None = None, redact: Redactor = str) -> None:
+    def __init__(
+        self, root: Path, run_id: str | None = None, redact: Redactor = str,
+        *, within: Path | None = None,
+    ) -> None:  # fmt: skip
+        self.root = root
         self.run_id = run_id or new_run_id()
-        self.dir = runs_dir(root) / self.run_id
+        self.dir = (within or runs_dir(root)) / self.run_id
         self.dir.mkdir(parents=True, exist_ok=True)
         self._redact = redact
         self._events = self.dir / "events.jsonl"
+
+    def child(self) -> RunRecord:
+        """The record of a task run inside this one (a review's proposal): its own events,
+        trajectory and summary, under this run's ``tasks/``."""
+        return RunRecord(self.root, redact=self._redact, within=self.dir / "tasks")
 
     def on_event(self, event: Event) -> None:
         with self._events.open("a", encoding="utf-8") as handle:

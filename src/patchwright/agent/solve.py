@@ -1,5 +1,5 @@
 """``solve(session, request) -> SolveResult``: one task, end to end — the one entry every
-mode calls (``run``, chat's tasks, SWE-bench's agent candidates).
+mode calls (``run``, chat's tasks, a review's proposals, SWE-bench's agent candidates).
 
 Read it top to bottom:
 
@@ -17,6 +17,11 @@ Read it top to bottom:
    handed back.
 6. The run record (``run.start`` … ``run.end``, ``summary.json``), written in a ``finally``.
 
+A caller that runs many tasks over one repository (the review) passes a :class:`Plan`: its
+own groundwork (a baseline it keeps between tasks) and its own wiring of the pipeline (its
+prompt, gates and checkpoint) replace steps 2–4; the rest is the same road. Its record
+nests in the caller's (``parent``).
+
 A gate that could not run ends the task ``error`` with the reason; a stop ends it
 ``interrupted`` with the repository restored; a crash still leaves a record and a restored
 repository. Nothing is kept that was not checked.
@@ -25,22 +30,33 @@ repository. Nothing is kept that was not checked.
 from __future__ import annotations
 
 import time
-from typing import Literal
+from typing import Literal, Protocol
 
 from patchwright.agent.checker import GatesCouldNotRun
 from patchwright.agent.record import RunRecord
 from patchwright.agent.request import RunError, Strategy, TaskRequest
 from patchwright.agent.session import Session
-from patchwright.agent.solve_types import Person, SolveResult, Unattended
+from patchwright.agent.solve_types import Person, SolveResult, Unattended, Wired
 from patchwright.agent.task.agent_strategy import build_agent
 from patchwright.agent.task.land import land
 from patchwright.agent.task.pipeline_strategy import build_pipeline
-from patchwright.agent.task.prepare import prepare
+from patchwright.agent.task.prepare import Groundwork, prepare
 from patchwright.agent.task.repo import TaskRepo, open_repo
 from patchwright.events import RunEnd, RunStart, StrategyChosen
 from patchwright.llm import CapExceeded, ModelInfo, OnToken, redact
 
 Chosen = Literal["pipeline", "agent"]
+
+
+class Plan(Protocol):
+    """A caller's own groundwork and wiring for a task (steps 2–4 of the module docstring)."""
+
+    def ground(self, session: Session, repo: TaskRepo, request: TaskRequest) -> Groundwork: ...
+
+    def build(
+        self, session: Session, repo: TaskRepo, request: TaskRequest, ground: Groundwork,
+        record: RunRecord, person: Person, on_token: OnToken | None,
+    ) -> Wired: ...  # fmt: skip
 
 
 def solve(
@@ -49,41 +65,48 @@ def solve(
     *,
     person: Person | None = None,
     on_token: OnToken | None = None,
+    plan: Plan | None = None,
+    parent: RunRecord | None = None,
 ) -> SolveResult:
     """Solve ``request`` in the session's repository (see the module docstring). ``person``
     approves changes and commands (default: nobody, which needs ``--yes``); ``on_token``
-    sees the model's replies as they stream. Raises :class:`RunError` when the task cannot
-    start; every other ending is in the result."""
+    sees the model's replies as they stream; ``plan`` (default: the strategy the catalog
+    chooses, over a fresh baseline) and ``parent`` are for a caller that runs many tasks.
+    Raises :class:`RunError` when the task cannot start; every other ending is in the
+    result, and what ended it early in ``result.stop``."""
     started = time.monotonic()
     if person is None:
         person = _unattended(request)
     session.recover()
     repo = open_repo(session, request)
-    record = RunRecord(repo.root, redact=redact)
+    record = parent.child() if parent else RunRecord(repo.root, redact=redact)
     result = SolveResult("failed", record.run_id)
     bus = session.bus
     stop_recording = bus.subscribe(record.on_event)
     session.start_task()
     ignored = session.settings.ignored  # the repository config's untrusted keys, left out
     bus.emit(RunStart(run_id=record.run_id, task=request.task, model=session.model.name,
-                      ignored_settings=list(ignored) or None))  # fmt: skip
+                      ignored_settings=list(ignored) or None,
+                      parent=parent.run_id if parent else None))  # fmt: skip
     try:
-        _solve(session, request, repo, person, record, result, on_token)
+        _solve(session, request, repo, person, record, result, on_token, plan)
     except KeyboardInterrupt as stop:
         by = f"stopped by {stop.args[0]}" if stop.args else "interrupted by the user"
         kept = f" after committing {result.commit[:12]}" if result.commit else ""
-        result.outcome = "interrupted"
+        result.outcome, result.stop = "interrupted", stop
         result.reason = f"{by}{kept}; " + ("not pushed" if kept else "repository restored")
     except CapExceeded as exc:  # checked before each call: nothing is half-written
         result.outcome, result.reason = "failed", f"{exc.cap} cap reached: {exc}"
+        result.stop = exc
     except GatesCouldNotRun as exc:  # the change was rolled back: nothing unchecked is kept
         result.outcome, result.reason = "error", str(exc)
-        result.gates = exc.check.gate_statuses
+        result.gates, result.stop = exc.check.gate_statuses, exc
     except RunError as exc:
         result.outcome, result.reason = "error", str(exc)
         raise
     except Exception as exc:  # a crash must still leave a record and a restored repo
         result.outcome, result.reason = "error", f"{type(exc).__name__}: {exc}"
+        result.stop = exc
     finally:
         _finish(session, request, record, result, started)
         stop_recording()
@@ -100,17 +123,14 @@ def _unattended(request: TaskRequest) -> Person:
 
 def _solve(
     session: Session, request: TaskRequest, repo: TaskRepo, person: Person, record: RunRecord,
-    result: SolveResult, on_token: OnToken | None,
+    result: SolveResult, on_token: OnToken | None, plan: Plan | None,
 ) -> None:  # fmt: skip
-    info = session.model.info
-    strategy = choose_strategy(request.strategy, info)
-    check_fits(request, strategy, info)
-    session.bus.emit(StrategyChosen(strategy=strategy, requested=request.strategy))
-    ground = prepare(session, repo, request)
+    if plan is None:
+        plan = _ChosenStrategy()
+    ground = plan.ground(session, repo, request)
     result.criterion = ground.criterion.to_json()
     result.notes.extend(ground.criterion.notes)
-    build = build_agent if strategy == "agent" else build_pipeline
-    wired = build(session, repo, request, ground, record, person, on_token)
+    wired = plan.build(session, repo, request, ground, record, person, on_token)
     result.strategy, result.edit_format = wired.strategy, wired.edit_format
     result.candidates = wired.candidates
     solved = wired.run()
@@ -120,6 +140,25 @@ def _solve(
         result.notes.extend([note] if note else [])
         land(session, repo, request, solved, result)
         result.outcome = solved.outcome
+
+
+class _ChosenStrategy:
+    """The default plan: the strategy the model's catalog entry calls for, over a fresh
+    baseline (:func:`prepare`)."""
+
+    def ground(self, session: Session, repo: TaskRepo, request: TaskRequest) -> Groundwork:
+        info = session.model.info
+        self.strategy = choose_strategy(request.strategy, info)
+        check_fits(request, self.strategy, info)
+        session.bus.emit(StrategyChosen(strategy=self.strategy, requested=request.strategy))
+        return prepare(session, repo, request)
+
+    def build(
+        self, session: Session, repo: TaskRepo, request: TaskRequest, ground: Groundwork,
+        record: RunRecord, person: Person, on_token: OnToken | None,
+    ) -> Wired:  # fmt: skip
+        build = build_agent if self.strategy == "agent" else build_pipeline
+        return build(session, repo, request, ground, record, person, on_token)
 
 
 def choose_strategy(requested: Strategy, info: ModelInfo) -> Chosen:

@@ -121,6 +121,9 @@ class SolveResult:
     steps: int = 0
     role_usage: dict[str, dict[str, int]] = field(default_factory=dict)
     temperatures: list[float | None] = field(default_factory=list)  # per call, as sent
+    # What ended the task early (a stop, a cap, gates that could not run, a crash), for a
+    # caller that runs many tasks to re-raise and end its own loop; not part of the JSON.
+    stop: BaseException | None = field(default=None, repr=False, compare=False)
 
     def take(self, solved: StrategyResult) -> None:
         """What the strategy reports: its rounds, reason, retries and the last check."""

@@ -15,13 +15,15 @@ from patchwright.events.base import Event
 
 @dataclass(frozen=True, kw_only=True)
 class RunStart(Event):
-    """``solve`` began a task; ``ignored_settings`` names settings the strategy cannot honour."""
+    """``solve`` began a task; ``ignored_settings`` names settings the strategy cannot honour;
+    ``parent``: the run it is part of (a review's proposal), whose record holds this one's."""
 
     kind: ClassVar[str] = "run.start"
     run_id: str
     task: str
     model: str
     ignored_settings: list[str] | None = None
+    parent: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -98,6 +98,10 @@ def test_a_review_fixes_a_javascript_syntax_error_and_node_verifies_it(
 
 
 def trajectory_prompts(repo: Path) -> list[str]:
+    """The user prompts of every proposal, from the records nested in the review's."""
     run_dir = sorted((repo / ".patchwright" / "runs").iterdir())[-1]
-    messages = json.loads((run_dir / "trajectory.json").read_text())["messages"]
-    return [m["content"] for m in messages if m["role"] == "user"]
+    prompts = []
+    for task in sorted((run_dir / "tasks").iterdir()):
+        messages = json.loads((task / "trajectory.json").read_text())["messages"]
+        prompts += [m["content"] for m in messages if m["role"] == "user"]
+    return prompts

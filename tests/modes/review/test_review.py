@@ -94,8 +94,14 @@ def events(repo: Path) -> list[dict[str, Any]]:
 
 
 def user_prompts(repo: Path) -> list[str]:
+    """The user prompts of the review's last proposal that asked the model: a task whose
+    record nests in the review's (``tasks/<run id>/``)."""
     run_dir = sorted((repo / ".patchwright" / "runs").iterdir())[-1]
-    messages = json.loads((run_dir / "trajectory.json").read_text())["messages"]
+    started = [e for e in events(repo) if e["kind"] == "run.start"]
+    assert started and all(e["parent"] == run_dir.name for e in started)
+    asked = [run_dir / "tasks" / e["run_id"] / "trajectory.json" for e in started]
+    last = [path for path in asked if path.exists()][-1]
+    messages = json.loads(last.read_text())["messages"]
     return [m["content"] for m in messages if m["role"] == "user"]
 
 

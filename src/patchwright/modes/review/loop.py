@@ -96,7 +96,8 @@ class ReviewLoop:
         self.summary = ReviewSummary.starting(str(self.paths.dir), session.settings)
         self.proposer = Proposer(session, repo, self.request, console, desk, opts.checkpoint,
                                  opts.tuning, self._dependents, self._write_pending,
-                                 interactive, on_token=on_token)  # fmt: skip
+                                 interactive, on_token=on_token,
+                                 before_task=self._bank_usage)  # fmt: skip
         declined = self.paths.load_cache(TOOLFIX_CACHE).get("declined", {})
         self.fixer = ToolFixer(repo.root, session.sandbox, dict(declined))
         self.tools = ToolStep(repo, self.proposer, self.settler, self.fixer, self.bus,
@@ -112,7 +113,7 @@ class ReviewLoop:
         started = time.monotonic()
         record = RunRecord(self.repo.root, redact=redact)
         self.summary.run_id = record.run_id
-        self.proposer.on_step = record.write_trajectory
+        self.proposer.record = record
         stop_listening = [self.bus.subscribe(record.on_event), self.bus.subscribe(self._on_usage)]
         self.bus.emit(ReviewStart(run_id=record.run_id, model=self.session.model.name,
                                   focus=self.opts.focus, iterations=self.opts.iterations,
@@ -239,7 +240,7 @@ class ReviewLoop:
 
     def _step(self) -> bool:
         """One iteration; False when there is nothing left to review."""
-        self._spent = self._totals()
+        self._bank_usage()
         self.session.start_task()
         self.bus.emit(ReviewIteration(iteration=self.iteration, limit=self.opts.iterations))
         index = self._index()
@@ -379,6 +380,10 @@ class ReviewLoop:
         self._rebaseline(after, files, outcome.test_run)
 
     # -- usage -----------------------------------------------------------------------------
+    def _bank_usage(self) -> None:
+        """What the calls so far cost, kept before a task starts the session's ledger anew."""
+        self._spent = self._totals()
+
     def _totals(self) -> Totals:
         now, spent = self.session.usage, self._spent
         return Totals(calls=spent.calls + now.calls, attempts=spent.attempts + now.attempts,

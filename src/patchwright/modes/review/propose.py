@@ -12,8 +12,8 @@ back. A verified proposal waits at the checkpoint. Test files are read-only.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from pathlib import PurePosixPath
+from dataclasses import dataclass, field, replace
+from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
 from rich.console import Console
@@ -23,14 +23,17 @@ from patchwright.agent.context import approx_tokens
 from patchwright.agent.criterion import Criterion
 from patchwright.agent.keeping import Keeper
 from patchwright.agent.pipeline_options import SolveOptions
-from patchwright.agent.pipeline_solver import Trajectory
 from patchwright.agent.prompts import render
+from patchwright.agent.record import RunRecord
 from patchwright.agent.relations.related_tests import is_test_path
 from patchwright.agent.relations.suspects import Suspect, pick
 from patchwright.agent.request import TaskRequest
 from patchwright.agent.session import Session
-from patchwright.agent.solve_types import Decision, StrategyResult
+from patchwright.agent.solve import solve
+from patchwright.agent.solve_types import Approver, Decision, Person, StrategyResult, Wired
+from patchwright.agent.task.prepare import Groundwork
 from patchwright.agent.task.repo import TaskRepo
+from patchwright.agent.tools.bench import CommandApprover, refuse_commands
 from patchwright.agent.working_copy import WorkingCopy
 from patchwright.llm import OnToken
 from patchwright.modes.review.checker import ReviewChecker
@@ -134,6 +137,29 @@ def _reply_tokens(fmt: str, text: str) -> int:
     return max(1024, min(3072, approx_tokens(text) * 3 // 2 + 384)) if fmt == "whole" else 1024
 
 
+class CheckpointPerson:
+    """The review's checkpoint as the person a task asks: a verified proposal waits there,
+    its pending file written first; a command is not run (the review's pipeline runs none)."""
+
+    def __init__(self, proposer: Proposer, proposal: Proposal) -> None:
+        self.proposer, self.proposal = proposer, proposal
+
+    def change_approver(self, root: Path, paths: Callable[[], Sequence[str]]) -> Approver:
+        proposer, proposal = self.proposer, self.proposal
+        checkpoint = make_checkpoint(proposer.console, proposer.desk, proposer.checkpoint,
+                                     proposal, root=root, paths=paths,
+                                     interactive=proposer.interactive)  # fmt: skip
+
+        def approve(diff: str, problems: str = "") -> Decision:
+            proposer.on_pending(proposal, diff)
+            return checkpoint(diff, problems)
+
+        return approve
+
+    def command_approver(self) -> CommandApprover:
+        return refuse_commands
+
+
 @dataclass
 class Proposer:
     session: Session
@@ -146,14 +172,16 @@ class Proposer:
     dependents_of: Callable[[Sequence[str]], list[str]]
     on_pending: Callable[[Proposal, str], None] = lambda proposal, diff: None
     interactive: bool | None = None
-    on_step: Trajectory = lambda messages, actions: None  # the trajectory, after each step
     on_token: OnToken | None = None
     contracts: Contracts | None = None  # the project's import contracts (the loop's bootstrap)
     tried: dict[str, list[str]] = field(default_factory=dict)  # suspects that failed, by file
+    record: RunRecord | None = None  # the review's: each proposal's record nests in it
+    before_task: Callable[[], None] = lambda: None  # a proposal's task starts a fresh ledger
 
     def propose(
         self, target: Target, kind: Kind, ctx: TargetContext, baseline: Baseline
     ) -> ProposalOutcome:
+        """The proposal as one task through :func:`solve`, with this review's plan."""
         text = ctx.texts.get(target.path, "")
         about = ctx.focus.about if kind == "bug" else kind
         tried = self.tried.setdefault(target.path, [])
@@ -161,80 +189,44 @@ class Proposer:
         fmt = edit_format(self.request.edit_format, about, small=self.session.model.info.small,
                           lines=text.count("\n"), overrides=self.tuning.edit_formats,
                           suspect=suspect is not None)  # fmt: skip
-        solver = self._solver(target, kind, ctx, baseline)
-        if fmt == "function" and suspect is not None:
-            solver.goal = _suspect_goal(target.path, suspect)
-        solver.messages.extend([
-            {"role": "system", "content": render("system", fmt=fmt)},
-            {"role": "user", "content": self._prompt(target, kind, ctx, fmt, text, suspect)},
-        ])  # fmt: skip
-        opts = SolveOptions(
-            solver.goal,
-            fmt,
-            max_iter=self.request.limits.max_iter,
-            reply_tokens=_reply_tokens(fmt, text),
-            free_retries=self.tuning.regenerate,
-            done=_done(kind, target.path, ctx),
-            failures=ctx.focus.failures_brief or "\n".join(ctx.focus.findings[:10]),
-            definition=suspect.name if suspect and fmt == "function" else "",
-        )
-        try:
-            outcome = _outcome(solver.solve(opts), solver, kind, target.path)
-        except NothingToPropose as nothing:
-            outcome = ProposalOutcome("clean", kind, target.path, reason=str(nothing), attempts=1)
+        plan = ProposalTask(self, target, kind, ctx, baseline, fmt, suspect)
+        git = replace(self.request.git, branch=False, commit=False)  # the loop commits it
+        request = replace(self.request, task=plan.goal, git=git)
+        self.before_task()
+        result = solve(self.session, request, person=CheckpointPerson(self, plan.proposal),
+                       on_token=self.on_token, plan=plan, parent=self.record)  # fmt: skip
+        if result.stop is not None:
+            raise result.stop  # a stop, a cap, gates that could not run: the review ends
+        outcome = plan.outcome()
         outcome.about, outcome.edit_format = about, fmt
         if suspect is not None and fmt == "function" and outcome.status != "accepted":
             tried.append(suspect.name)  # the next look at this file tries another suspect
         return outcome
 
-    def _solver(
-        self, target: Target, kind: Kind, ctx: TargetContext, baseline: Baseline
-    ) -> ReviewSolver:
-        repo, session = self.repo, self.session
-        protected = [p for p in ctx.texts if is_test_path(p) and p != target.path]
-        working = WorkingCopy(sorted(ctx.texts), repo.read_file, repo.confine, protected,
-                              [target.path])  # fmt: skip
-        progress = ctx.focus.findings if kind == "bug" else []
-        proposal = Proposal(target=target.path, kind=kind)
-        solver = ReviewSolver(
-            model=session.model,
-            working=working,
-            checker=self.checker(baseline, target.path, progress),
-            new_txn=lambda: Transaction(repo.root),
-            bus=session.bus,
-            keeper=self.keeper(proposal, working),
-            on_token=self.on_token,
-            proposal=proposal,
-            goal=_goal(kind, target, ctx),
-            findings=ctx.focus.brief[:15] if kind == "bug" else [],
-            failures=ctx.focus.failures_brief if kind == "bug" else "",
-            on_step=self.on_step,
-        )
-        return solver
-
     def checker(self, baseline: Baseline, target: str, findings: list[str]) -> ReviewChecker:
         """The review's gates over ``baseline``; with ``findings``, progress on one of them
         is required too."""
+        return self.widen(self.gates(baseline), target, findings)
+
+    def gates(self, baseline: Baseline) -> GateChecker:
         repo, session = self.repo, self.session
-        gates = GateChecker(repo.root, session.sandbox, baseline, session.bus, Criterion(),
-                            repo.test_cmd, self.request.limits.test_timeout,
-                            session.command_timeout)  # fmt: skip
+        return GateChecker(repo.root, session.sandbox, baseline, session.bus, Criterion(),
+                           repo.test_cmd, self.request.limits.test_timeout,
+                           session.command_timeout)  # fmt: skip
+
+    def widen(self, gates: GateChecker, target: str, findings: list[str]) -> ReviewChecker:
+        """The gates widened to dependent files, the smoke run and the contracts."""
         return ReviewChecker(gates, self.dependents_of, self.tuning.smoke_seconds, target,
                              findings, self.contracts)  # fmt: skip
 
     def keeper(self, proposal: Proposal, working: WorkingCopy) -> Keeper:
         """Keeps a verified change once the checkpoint says so (the pending file written)."""
-        checkpoint = make_checkpoint(self.console, self.desk, self.checkpoint, proposal,
-                                     root=self.repo.root, paths=working.changed_paths,
-                                     interactive=self.interactive)  # fmt: skip
-
-        def approve(diff: str, problems: str = "") -> Decision:
-            self.on_pending(proposal, diff)
-            return checkpoint(diff, problems)
-
+        approve = CheckpointPerson(self, proposal).change_approver(
+            self.repo.root, working.changed_paths
+        )
         return Keeper(self.repo.root, approve, self.session.bus)
 
-    def _prompt(self, target: Target, kind: Kind, ctx: TargetContext, fmt: str, text: str,
+    def prompt(self, target: Target, kind: Kind, ctx: TargetContext, fmt: str, text: str,
                 suspect: Suspect | None) -> str:  # fmt: skip
         cascade = target.cascade
         lang = _LANGS.get(PurePosixPath(target.path).suffix.lower(), "")
@@ -250,6 +242,94 @@ class Proposer:
             trigger=cascade.trigger if cascade else "", ripples=cascade.ripples if cascade else [],
             diff=cascade.diff if cascade else "",
         )  # fmt: skip
+
+
+@dataclass
+class ProposalTask:
+    """One proposal's plan for :func:`solve`: the review's groundwork (its baseline, kept
+    between proposals; the other test files read-only) and its pipeline (the
+    :class:`ReviewSolver` with the review's prompt and checker)."""
+
+    proposer: Proposer
+    target: Target
+    kind: Kind
+    ctx: TargetContext
+    baseline: Baseline
+    fmt: str
+    suspect: Suspect | None
+    solver: ReviewSolver | None = None
+    result: StrategyResult | None = None
+    nothing: str | None = None  # how the model said there was nothing to change
+
+    def __post_init__(self) -> None:
+        self.proposal = Proposal(target=self.target.path, kind=self.kind)
+        path, suspect = self.target.path, self.suspect
+        one_function = self.fmt == "function" and suspect is not None
+        self.goal = (
+            _suspect_goal(path, suspect)
+            if one_function and suspect is not None
+            else _goal(self.kind, self.target, self.ctx)
+        )
+
+    def ground(self, session: Session, repo: TaskRepo, request: TaskRequest) -> Groundwork:
+        ctx, path = self.ctx, self.target.path
+        protected = [p for p in ctx.texts if is_test_path(p) and p != path]
+        failures = ctx.focus.failures_brief or "\n".join(ctx.focus.findings[:10])
+        return Groundwork(self.baseline, dict(ctx.texts), Criterion(), failures, protected,
+                          self.proposer.gates(self.baseline))  # fmt: skip
+
+    def build(
+        self, session: Session, repo: TaskRepo, request: TaskRequest, ground: Groundwork,
+        record: RunRecord, person: Person, on_token: OnToken | None,
+    ) -> Wired:  # fmt: skip
+        kind, ctx, path, fmt = self.kind, self.ctx, self.target.path, self.fmt
+        working = WorkingCopy(sorted(ground.texts), repo.read_file, repo.confine,
+                              ground.protected, [path])  # fmt: skip
+        approve = person.change_approver(repo.root, working.changed_paths)
+        bug = kind == "bug"
+        self.solver = solver = ReviewSolver(
+            model=session.model, working=working,
+            checker=self.proposer.widen(ground.checker, path, ctx.focus.findings if bug else []),
+            new_txn=lambda: Transaction(repo.root), bus=session.bus,
+            keeper=Keeper(repo.root, approve, session.bus), on_token=on_token,
+            proposal=self.proposal, goal=self.goal,
+            findings=ctx.focus.brief[:15] if bug else [],
+            failures=ctx.focus.failures_brief if bug else "", on_step=record.write_trajectory,
+        )  # fmt: skip
+        text = ctx.texts.get(path, "")
+        solver.messages.extend([
+            {"role": "system", "content": render("system", fmt=fmt)},
+            {"role": "user", "content": self.proposer.prompt(self.target, kind, ctx, fmt, text,
+                                                             self.suspect)},
+        ])  # fmt: skip
+        one_function = self.suspect is not None and fmt == "function"
+        opts = SolveOptions(
+            self.goal,
+            fmt,
+            max_iter=request.limits.max_iter,
+            reply_tokens=_reply_tokens(fmt, text),
+            free_retries=self.proposer.tuning.regenerate,
+            done=_done(kind, path, ctx),
+            failures=ground.failures,
+            definition=self.suspect.name if self.suspect and one_function else "",
+        )
+        return Wired("pipeline", lambda: self._run(solver, opts), fmt, 1)
+
+    def _run(self, solver: ReviewSolver, opts: SolveOptions) -> StrategyResult:
+        try:
+            self.result = solver.solve(opts)
+        except NothingToPropose as nothing:
+            self.nothing = str(nothing)
+            self.result = StrategyResult("skipped", 1, reason=self.nothing)
+        return self.result
+
+    def outcome(self) -> ProposalOutcome:
+        """What became of the proposal, from what its solver handed back."""
+        kind, path = self.kind, self.target.path
+        if self.nothing is not None or self.result is None or self.solver is None:
+            reason = self.nothing or "the proposal did not run"
+            return ProposalOutcome("clean", kind, path, reason=reason, attempts=1)
+        return _outcome(self.result, self.solver, kind, path)
 
 
 def _outcome(
