@@ -252,11 +252,6 @@ def test_a_one_line_search_is_never_placed_by_similarity() -> None:
     assert not out.ok
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: explain_not_found says '(the file is empty)' when no line shares a character "
-    "with the SEARCH: fuzzy.closest scans with cutoff 0.0 and drops windows scoring 0",
-)
 def test_a_search_unlike_every_line_is_not_told_the_file_is_empty() -> None:
     out = apply_edits([sr("a.py", "qqq\n", "y\n")], {"a.py": "abc\ndef\n"})
     assert not out.ok

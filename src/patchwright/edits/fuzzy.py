@@ -59,7 +59,8 @@ def scan(
     for k in range(max(1, m - spread), m + spread + 1):
         for t in range(0, len(fkeys) - k + 1):
             score = fuzz.ratio(needle, "\n".join(fkeys[t : t + k]), score_cutoff=cutoff)
-            if score:
+            # Below the cut-off rapidfuzz answers 0, but with cutoff 0 a 0 is a real score.
+            if score >= cutoff:
                 out.append(Window(fpos[t], fpos[t + k - 1] + 1, score))
     if not out and len(fkeys) < m - spread:
         score = fuzz.ratio(needle, "\n".join(fkeys))
