@@ -6,7 +6,7 @@ from __future__ import annotations
 from tests.agent.test_suspects import ITEMS
 
 from patchwright.modes.review.findings import Finding
-from patchwright.modes.review.suspect import find_flagged
+from patchwright.modes.review.focus import find_flagged
 
 
 def test_lint_and_type_findings_convict_the_functions_around_their_lines() -> None:

@@ -20,12 +20,18 @@ import ast
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from patchwright.agent.relations.pycode import FUNCTIONS, definitions, functions, innermost, span
-from patchwright.agent.relations.suspects import Suspect, find_suspects, names_in_test
+from patchwright.agent.relations.pycode import (
+    FUNCTIONS,
+    definitions,
+    functions,
+    innermost,
+    source,
+    span,
+)
+from patchwright.agent.relations.suspects import MAX_LINES, Suspect, find_suspects, names_in_test
 from patchwright.agent.relations.traceback_refs import referenced_files
 from patchwright.modes.review.findings import Finding
 from patchwright.modes.review.formats import finding_kind
-from patchwright.modes.review.suspect import find_flagged
 from patchwright.verify import TestRun
 from patchwright.verify.summary import describe_tests
 
@@ -215,3 +221,22 @@ def _suspects(
     for suspect in suspects:
         first.setdefault(suspect.name, suspect)
     return list(first.values())
+
+
+def find_flagged(found: Sequence[Finding], kind: str, text: str) -> list[Suspect]:
+    """The functions of ``text`` that findings of ``kind`` (lint, types) point into, in
+    order, each with all of that kind inside it: a finding convicts the function around its
+    line, for the review's one-function prompt (the failing-test suspects, and why one
+    function is asked for at all, are in :mod:`patchwright.agent.relations.suspects`)."""
+    suspects: dict[int, Suspect] = {}  # by the function's first line
+    candidates = functions(text)
+    located = sorted((f for f in found if f.source == kind and f.line), key=lambda f: f.line or 0)
+    for finding in located:
+        node = innermost(candidates, finding.line or 0)
+        code = source(text, node) if node is not None else ""
+        if node is None or code.count("\n") >= MAX_LINES:
+            continue
+        before = suspects.get(node.lineno, Suspect(node.name, code))
+        flagged = (*before.flagged, finding.render())
+        suspects[node.lineno] = Suspect(node.name, code, flagged=flagged)
+    return list(suspects.values())

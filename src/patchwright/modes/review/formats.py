@@ -12,7 +12,7 @@ whole function), so the choice is a table:
 * else ``--edit-format-for KIND=FORMAT`` (repeatable) decides for that kind, for any model;
 * else, for a small model (the catalog's ``small``: the embedded ones),
   :data:`SMALL_MODEL_FORMATS` — the one function a failing test or the findings convict
-  (``function``, :mod:`~patchwright.modes.review.suspect`) for ``tests``, ``types`` and
+  (``function``, :func:`~patchwright.modes.review.focus.find_flagged`) for ``tests``, ``types`` and
   ``lint``, whole files for the other kinds (Aider measured the Qwen2.5-Coder family at
   100% well-formed whole-file replies); a file
   over ``WHOLE_FILE_MAX_LINES`` lines is asked for as SEARCH/REPLACE blocks all the same;
