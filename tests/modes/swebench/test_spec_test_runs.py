@@ -130,13 +130,6 @@ def test_a_patch_that_cannot_apply_raises_and_leaves_the_file(repo: Path) -> Non
     assert (repo / "notes.txt").read_text() == LINES
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: where git apply refuses a patch, the patch --fuzz fallback applies the hunks "
-    "it can and writes .orig/.rej files, then git_apply raises PatchError with the checkout "
-    "half-patched; test_patch_applied never undoes it, so a trial's hidden test files stay "
-    "half-applied for the next candidate",
-)
 def test_a_patch_that_does_not_apply_leaves_the_checkout_as_it_was(repo: Path) -> None:
     half = (
         "--- a/notes.txt\n+++ b/notes.txt\n"

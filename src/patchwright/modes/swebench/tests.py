@@ -48,7 +48,9 @@ class TestReport:
 
 
 def git_apply(repo: Path, patch: str, *, reverse: bool = False, check: bool = False) -> None:
-    """``git apply`` a patch to the checkout (``patch --fuzz`` as the harness's fallback)."""
+    """``git apply`` a patch to the checkout (``patch --fuzz`` as the harness's fallback).
+
+    All or nothing: a patch that does not apply leaves the checkout as it was."""
     if not patch.strip():
         return
     flags = ["-R"] if reverse else []
@@ -59,11 +61,15 @@ def git_apply(repo: Path, patch: str, *, reverse: bool = False, check: bool = Fa
     if proc.returncode == 0:
         return
     fuzz = ["patch", "--batch", "--fuzz=5", "-p1", "-f", *(["-R"] if reverse else [])]
-    if check:
-        fuzz.append("--dry-run")
-    retry = subprocess.run(fuzz, cwd=repo, input=patch, capture_output=True, text=True, check=False)
-    if retry.returncode != 0:
-        raise PatchError(proc.stderr.strip()[-800:] or retry.stdout.strip()[-800:])
+    # patch applies the hunks it can and leaves .rej files for the rest, so it is tried
+    # first with --dry-run, and only run for real where every hunk applies
+    dry_run = [*fuzz, "--dry-run"]
+    for attempt in [dry_run] if check else [dry_run, fuzz]:
+        retry = subprocess.run(
+            attempt, cwd=repo, input=patch, capture_output=True, text=True, check=False
+        )
+        if retry.returncode != 0:
+            raise PatchError(proc.stderr.strip()[-800:] or retry.stdout.strip()[-800:])
 
 
 @contextmanager
