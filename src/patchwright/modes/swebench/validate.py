@@ -53,12 +53,18 @@ def api_changes(old: str, new: str, task: str) -> list[str]:
     after = {s.name: s.signature for s in function_spans(new)}
     changed = []
     for span in function_spans(old):
-        if not span.public or span.name.rsplit(".", 1)[-1] in task:
+        if not span.public or _names(task, span.name.rsplit(".", 1)[-1]):
             continue
         now = after.get(span.name)
         if now != span.signature:
             changed.append(f"{span.signature} → {now or 'removed'}")
     return changed
+
+
+def _names(text: str, identifier: str) -> bool:
+    """Whether ``text`` names ``identifier`` as a whole identifier ("add" is not named by
+    "added" nor by "add_all")."""
+    return re.search(rf"(?<!\w){re.escape(identifier)}(?!\w)", text) is not None
 
 
 def validate(
