@@ -54,14 +54,9 @@ def test_a_failing_or_erroring_test_renders_as_its_id_and_outcome() -> None:
     assert Problem("lint", "a.py", 1, "failed", "m").render() == "a.py:1: [failed] m"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: Problem.render of a problem with no path (the tests gate's whole-run problem, "
-    "code 'run') starts with ': ', so the repair prompt reads '- : [run] bash t.sh exited 1'",
-)
 def test_a_problem_that_belongs_to_no_file_renders_without_an_empty_location() -> None:
     run = Problem("tests", "", None, "run", "bash t.sh exited 1")
-    assert not run.render().startswith(":")
+    assert run.render() == "[run] bash t.sh exited 1"
 
 
 def test_a_problem_as_a_dict_holds_every_field() -> None:

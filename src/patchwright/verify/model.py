@@ -49,11 +49,13 @@ class Problem:
 
     def render(self) -> str:
         """``path:line: [code] message`` (a test: ``id (failed)``) — one line for tables and
-        repair prompts."""
+        repair prompts. A problem of no file (a whole test run's) has no location part."""
         if self.gate == "tests" and self.code in ("failed", "error"):
             return f"{self.message} ({self.code})"
-        where = f"{self.path}:{self.line}" if self.line is not None else self.path
         code = f"[{self.code}] " if self.code else ""
+        if not self.path:
+            return f"{code}{self.message}"
+        where = f"{self.path}:{self.line}" if self.line is not None else self.path
         return f"{where}: {code}{self.message}"
 
     def to_dict(self) -> dict[str, Any]:
