@@ -70,11 +70,6 @@ def test_a_question_starts_with_a_question_word_or_ends_with_a_question_mark(
     assert is_question(line) is question
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason='BUG: is_question compares the first word whole, so "what\'s" / "how\'s" are not '
-    "question words and such a line without '?' runs as a task (which may edit files)",
-)
 def test_a_question_word_with_a_contraction_is_still_a_question() -> None:
     assert is_question("what's the purpose of pricing.py")
 

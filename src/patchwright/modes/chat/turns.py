@@ -45,14 +45,15 @@ _ASKS_FOR_ACTION = re.compile(r"(?:(?:can|could|would|will)\s+you|please)\b")
 
 def is_question(text: str) -> bool:
     """A question to answer rather than a task: it starts with a question word (what, why,
-    how, explain...) or ends with "?" — unless it asks for an action ("can you fix X?",
-    "please add Y?"). /ask and /code decide when this guesses wrong."""
+    how, explain..., contracted too: what's, how'd) or ends with "?" — unless it asks for an
+    action ("can you fix X?", "please add Y?"). /ask and /code decide when this guesses wrong."""
     words = [w.strip(",:;") for w in text.lower().split()]
     while words and words[0] in _FILLERS:
         words.pop(0)
     if not words or _ASKS_FOR_ACTION.match(" ".join(words)):
         return False
-    return words[0] in _ASKING_WORDS or text.rstrip().endswith("?")
+    first = re.split(r"['’]", words[0], maxsplit=1)[0]  # "what's" asks as "what" does
+    return first in _ASKING_WORDS or text.rstrip().endswith("?")
 
 
 def timed(on_token: Callable[[str], None], marks: dict[str, float]) -> Callable[[str], None]:
