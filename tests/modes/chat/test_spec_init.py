@@ -208,11 +208,6 @@ def test_layout_packages_and_test_folders(tmp_path: Path) -> None:
     assert facts.languages[0] == ("python", 5)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: a __main__.py at the top level (or directly in src/) gives the module name "
-    "'' and AGENTS.md advertises `python -m ` with nothing to run",
-)
 def test_a_top_level_main_module_is_not_advertised_without_a_name(tmp_path: Path) -> None:
     root = make_repo(tmp_path / "flat", {"__main__.py": "print('hi')\n"})
     assert "python -m " not in gather_facts(root).run_cmds

@@ -138,7 +138,9 @@ def gather_facts(root: Path) -> ProjectFacts:
             facts.lint_cmds.insert(0, f"make {target}")
     if "test" in targets and facts.test_cmd:
         facts.test_cmd = f"make test  (or: {facts.test_cmd})"
-    facts.run_cmds += [f"python -m {_module(p)}" for p in paths if p.endswith("__main__.py")][:3]
+    # a __main__.py at the top (or directly in src/) belongs to no package: no -m runs it
+    mains = [m for p in paths if p.endswith("__main__.py") and (m := _module(p))]
+    facts.run_cmds += [f"python -m {m}" for m in mains][:3]
     tops = Counter(p.split("/", 1)[0] for p in paths if "/" in p)
     facts.layout = tops.most_common(10)
     facts.packages = sorted({str(PurePosixPath(p).parent) for p in paths
