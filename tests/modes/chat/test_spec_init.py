@@ -226,10 +226,5 @@ def test_the_test_command_is_written_without_this_machines_interpreter_path(
     assert portable_test_cmd(detected) == portable
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: portable_test_cmd matches the interpreter as one run of non-spaces, so a "
-    "path the detector quoted for its spaces stays in AGENTS.md",
-)
 def test_a_quoted_interpreter_path_with_spaces_is_made_portable_too() -> None:
     assert portable_test_cmd("'/home/me/my env/bin/python' -m pytest -q") == "python -m pytest -q"

@@ -61,11 +61,16 @@ def _make_targets(root: Path) -> set[str]:
     return set(re.findall(r"^([A-Za-z][\w-]*)\s*:(?!=)", text, re.MULTILINE))
 
 
+# a path bare, or as shlex.quote writes it: in '...', a ' inside it written '"'"'
+_INTERPRETER = re.compile(r"""^(?:'(?:[^']|'"'"')*python[\d.]*'|\S*python[\d.]*)\s+-m\s+""")
+
+
 def portable_test_cmd(detected: str | None) -> str | None:
-    """The detected command without this machine's interpreter path."""
+    """The detected command without this machine's interpreter path (bare, or quoted by
+    :func:`shlex.quote` where it has spaces or other shell characters)."""
     if detected is None:
         return None
-    return re.sub(r"^\S*python[\d.]*'?\s+-m\s+", "python -m ", detected)
+    return _INTERPRETER.sub("python -m ", detected)
 
 
 def _python(root: Path, facts: ProjectFacts) -> None:
