@@ -10,7 +10,6 @@ Checked on :func:`confine` itself and on what uses it: :class:`Transaction` (wri
 from __future__ import annotations
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -25,16 +24,6 @@ from patchwright.workspace import (
     read_context_files,
 )
 from patchwright.workspace.paths import relative_to_root
-
-SYMLINK_LOOP_BUG = pytest.mark.xfail(
-    sys.version_info < (3, 13),
-    strict=True,
-    reason=(
-        "BUG: confine() lets Path.resolve()'s RuntimeError for a symlink loop escape "
-        "(Python < 3.13), so one looping symlink in a repository breaks listing, reading "
-        "and staging instead of being skipped or refused as a PathEscapeError"
-    ),
-)
 
 
 @pytest.fixture(autouse=True)
@@ -143,7 +132,6 @@ def test_relative_to_root_gives_a_posix_path_from_the_resolved_root(tmp_path: Pa
     assert relative_to_root(tmp_path, tmp_path.resolve() / "a" / "b.py") == "a/b.py"
 
 
-@SYMLINK_LOOP_BUG
 def test_a_symlink_loop_is_a_path_inside_or_a_path_error_never_a_crash(tmp_path: Path) -> None:
     os.symlink("loop2", tmp_path / "loop1")
     os.symlink("loop1", tmp_path / "loop2")
@@ -231,7 +219,6 @@ def test_listing_skips_a_symlinked_folder_even_when_it_points_inside(tmp_path: P
     assert [f.path for f in list_files(tmp_path, use_git=False)] == ["pkg/mod.py"]
 
 
-@SYMLINK_LOOP_BUG
 def test_listing_a_repository_with_a_symlink_loop_skips_the_loop(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("x = 1\n")
     os.symlink("loop2", tmp_path / "loop1")
@@ -239,7 +226,6 @@ def test_listing_a_repository_with_a_symlink_loop_skips_the_loop(tmp_path: Path)
     assert [f.path for f in list_files(tmp_path, use_git=False)] == ["a.py"]
 
 
-@SYMLINK_LOOP_BUG
 def test_reading_a_symlink_loop_for_context_is_skipped_with_a_reason(tmp_path: Path) -> None:
     (tmp_path / "a.py").write_text("x = 1\n")
     os.symlink("loop2", tmp_path / "loop1")

@@ -34,12 +34,16 @@ def confine(root: Path, rel: str) -> Path:
     """Resolve ``rel`` (relative to ``root``) to an absolute path that is inside ``root``.
 
     Raises :class:`PathEscapeError` for empty paths, absolute paths, any ``..`` component,
-    and paths whose existing symlinks lead outside ``root``. The result has symlinks
-    resolved, so writing to it never replaces a symlink nor follows one out.
+    and paths whose existing symlinks lead outside ``root`` or (Python < 3.13) loop. The
+    result has symlinks resolved, so writing to it never replaces a symlink nor follows one
+    out.
     """
     _check_syntax(rel)
     base = Path(root).resolve()
-    target = (base / rel).resolve()
+    try:
+        target = (base / rel).resolve()
+    except RuntimeError as exc:  # a symlink loop, before 3.13 (later it stays unresolved)
+        raise PathEscapeError(f"path {rel!r} goes through a symlink loop") from exc
     if target != base and not target.is_relative_to(base):
         raise PathEscapeError(
             f"path {rel!r} leads outside the repository (through a symlink to {target})"
