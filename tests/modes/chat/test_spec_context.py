@@ -106,10 +106,5 @@ def test_the_total_counts_memory_outline_files_and_conversation() -> None:
     assert ctx.tokens == approx_tokens("m" * 35) + approx_tokens("r" * 70) + 5
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: ChatContext.tokens counts an absent memory and an absent outline as 1 token "
-    "each (approx_tokens is at least 1), so /tokens' total exceeds the sum of its rows",
-)
 def test_an_empty_context_totals_nothing() -> None:
     assert ChatContext(budget=1000).tokens == 0

@@ -31,7 +31,13 @@ class ChatContext:
     @property
     def tokens(self) -> int:
         shown = sum(approx_tokens(f.text) + 8 for f in self.files)
-        return approx_tokens(self.memory) + approx_tokens(self.repo_map) + shown + self.conversation
+        return _tokens(self.memory) + _tokens(self.repo_map) + shown + self.conversation
+
+
+def _tokens(text: str) -> int:
+    """The estimate of ``text``, and 0 for none: an absent memory or outline takes no room
+    (approx_tokens is at least 1), so /tokens' total is the sum of its rows."""
+    return approx_tokens(text) if text else 0
 
 
 def prompt_budget(info: ModelInfo) -> int:
@@ -50,7 +56,7 @@ def gather(state: ChatState, *, with_map: bool = True) -> ChatContext:
     memory = read_memory(state.root, state.cwd)
     ctx.memory, ctx.memory_sources = memory.text, memory.sources
     ctx.conversation = state.conversation.tokens()
-    used = approx_tokens(ctx.memory) + ctx.conversation
+    used = _tokens(ctx.memory) + ctx.conversation
     for path in state.files:
         try:
             text = read_text_file(confine(state.root, path)).text
