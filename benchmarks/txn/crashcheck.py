@@ -33,7 +33,7 @@ from pathlib import Path
 
 from patchwright.workspace.recovery import recover
 from patchwright.workspace.transaction import Transaction
-from patchwright.workspace.undo import list_undo, undo
+from patchwright.workspace.undoing import list_undo, undo
 
 TOGGLE = "toggle.txt"  # exists exactly when the generation is odd
 JOURNAL = Path(".patchwright") / "journal"

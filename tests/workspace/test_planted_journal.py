@@ -21,7 +21,7 @@ from patchwright.workspace import journal as jr
 from patchwright.workspace.errors import TransactionError, UndoError
 from patchwright.workspace.recovery import recover_all, scan_undo
 from patchwright.workspace.transaction import Transaction
-from patchwright.workspace.undo import list_undo, undo
+from patchwright.workspace.undoing import list_undo, undo
 
 EVIL = b"#!/bin/sh\necho pwned\n"
 CALC = b"def add(a, b):\n    return a + b\n"

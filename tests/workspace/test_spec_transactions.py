@@ -30,7 +30,7 @@ from patchwright.workspace import (
 )
 from patchwright.workspace.atomic import atomic_write, remove_file, temp_path_for
 from patchwright.workspace.transaction import new_file_mode
-from patchwright.workspace.undo import undo
+from patchwright.workspace.undoing import undo
 
 
 @pytest.fixture(autouse=True)
@@ -183,14 +183,6 @@ def test_an_undo_is_not_itself_an_undoable_change(repo: Path) -> None:
         undo(repo)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason=(
-        "BUG: `from patchwright.workspace import undo` gives the submodule "
-        "patchwright.workspace.undo, not the undo() function that __all__ and the lazy "
-        "__getattr__ promise (importing the submodule binds its name on the package)"
-    ),
-)
 def test_the_package_exports_the_undo_function_under_its_name() -> None:
     from patchwright.workspace import undo as exported
 

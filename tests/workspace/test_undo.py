@@ -11,7 +11,7 @@ import pytest
 from patchwright.workspace import journal as jr
 from patchwright.workspace.errors import UndoConflictError, UndoError
 from patchwright.workspace.transaction import Transaction
-from patchwright.workspace.undo import list_undo, undo
+from patchwright.workspace.undoing import list_undo, undo
 
 
 def change(root: Path, files: dict[str, bytes | None], label: str = "") -> str:

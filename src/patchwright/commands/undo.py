@@ -48,7 +48,7 @@ def register(app: typer.Typer) -> None:
         """
         from patchwright.commands._recover import recover_first
         from patchwright.workspace.errors import UndoConflictError, UndoError
-        from patchwright.workspace.undo import ignored_undo, list_undo, undo
+        from patchwright.workspace.undoing import ignored_undo, list_undo, undo
 
         if not repo.is_dir():
             typer.echo(f"error: {repo} is not a directory", err=True)

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from patchwright.workspace.paths import confine
     from patchwright.workspace.textfile import TextFile, decode_bytes, encode_text, read_text_file
     from patchwright.workspace.transaction import Transaction, recover
-    from patchwright.workspace.undo import UndoEntry, list_undo, undo
+    from patchwright.workspace.undoing import UndoEntry, list_undo, undo
 
 __all__ = [
     "BinaryFileError",
@@ -60,12 +60,14 @@ __all__ = [
     "undo",
 ]
 
+# The undo module is ``undoing``: importing a submodule binds its name on the package, so a
+# submodule ``undo`` would shadow the undo() function exported here.
 _HOME = {
     "ContextFiles": "files", "RepoFile": "files", "Skipped": "files", "list_files": "files",
     "read_context_files": "files", "GitRepo": "git", "slugify": "git", "confine": "paths",
     "TextFile": "textfile", "decode_bytes": "textfile", "encode_text": "textfile",
     "read_text_file": "textfile", "Transaction": "transaction", "recover": "transaction",
-    "undo": "undo", "UndoEntry": "undo", "list_undo": "undo",
+    "undo": "undoing", "UndoEntry": "undoing", "list_undo": "undoing",
 }  # fmt: skip
 
 

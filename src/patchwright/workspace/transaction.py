@@ -12,7 +12,7 @@ Leaving the ``with`` block normally commits anything not yet finished (like ``sq
 an exception rolls back. ``recover(root)`` — run at every start — rolls back every
 transaction a dead process left behind, so each touched file set is all-old, or all-new
 when the process died after the commit point. See :mod:`patchwright.workspace.journal`
-for the on-disk format and :mod:`patchwright.workspace.undo` for ``undo``.
+for the on-disk format and :mod:`patchwright.workspace.undoing` for ``undo``.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from patchwright.agent.task.repo import TaskRepo
 from patchwright.events import TxnUndo
 from patchwright.workspace.git import GitError
 from patchwright.workspace.publish import open_pr, push
-from patchwright.workspace.undo import undo
+from patchwright.workspace.undoing import undo
 
 
 def land(

@@ -24,7 +24,7 @@ from patchwright.modes.review.files import ReviewPaths, cut_diff, failed_entry
 from patchwright.modes.review.memory import ReviewMemory
 from patchwright.modes.review.propose import ProposalOutcome
 from patchwright.modes.review.targeting import CascadeItem, Target
-from patchwright.workspace.undo import undo
+from patchwright.workspace.undoing import undo
 
 PENDING = {"feature": "FEATURE.md"}  # other kinds: PEER_REVIEW.md
 FAILED = {"feature": ("FAILED_FEATURE.md", "Failed feature proposals")}

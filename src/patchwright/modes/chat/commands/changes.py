@@ -19,7 +19,7 @@ from patchwright.workspace.gitsafe import run_git
 from patchwright.workspace.paths import confine
 from patchwright.workspace.textfile import read_text_file
 from patchwright.workspace.transaction import Transaction
-from patchwright.workspace.undo import list_undo, undo
+from patchwright.workspace.undoing import list_undo, undo
 
 command = CommandSet()
 
