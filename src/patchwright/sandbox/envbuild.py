@@ -118,13 +118,19 @@ _STRONG = re.compile(r"TOKEN|SECRET|CREDENTIAL|PASSW|PASSPHRASE|COOKIE|PRIVATE",
 # weaker words count only as a whole ``_``-separated part or its ending (APIKEY, not MONKEYPATCH)
 _WEAK = ("KEY", "AUTH", "SESSION", "PWD", "PASS")
 _URL_WITH_PASSWORD = re.compile(r"[a-z][a-z0-9+.-]*://[^/@\s:]*:[^/@\s]+@", re.IGNORECASE)
+# names with a secret word that hold none: GOPRIVATE lists which module paths are private
+_NOT_SECRET_NAMES = frozenset({"GOPRIVATE"})
 
 SANDBOX_TOKEN_VAR = "PATCHWRIGHT_SANDBOX_RUN"
 
 
 def looks_secret(name: str, value: str = "") -> bool:
     """True when a variable's name (or value) suggests it carries a credential."""
-    if _STRONG.search(name) or _URL_WITH_PASSWORD.search(value):
+    if _URL_WITH_PASSWORD.search(value):
+        return True
+    if name in _NOT_SECRET_NAMES:
+        return False
+    if _STRONG.search(name):
         return True
     parts = [p for p in name.upper().split("_") if p]
     return any(p.endswith(_WEAK) for p in parts)
