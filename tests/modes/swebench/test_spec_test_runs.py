@@ -122,6 +122,7 @@ def test_a_stale_context_line_is_applied_with_fuzz_as_the_harness_does(repo: Pat
     stale = edit_patch("line 5", "line five", context_before="line four (edited upstream)")
     git_apply(repo, stale)
     assert (repo / "notes.txt").read_text() == LINES.replace("line 5\n", "line five\n")
+    assert sorted(p.name for p in repo.iterdir()) == [".git", "notes.txt"]  # no .orig backup
 
 
 def test_a_patch_that_cannot_apply_raises_and_leaves_the_file(repo: Path) -> None:

@@ -60,7 +60,15 @@ def git_apply(repo: Path, patch: str, *, reverse: bool = False, check: bool = Fa
     proc = subprocess.run(argv, cwd=repo, input=patch, capture_output=True, text=True, check=False)
     if proc.returncode == 0:
         return
-    fuzz = ["patch", "--batch", "--fuzz=5", "-p1", "-f", *(["-R"] if reverse else [])]
+    fuzz = [
+        "patch",
+        "--batch",
+        "--fuzz=5",
+        "-p1",
+        "-f",
+        "--no-backup-if-mismatch",
+        *(["-R"] if reverse else []),
+    ]
     # patch applies the hunks it can and leaves .rej files for the rest, so it is tried
     # first with --dry-run, and only run for real where every hunk applies
     dry_run = [*fuzz, "--dry-run"]
