@@ -7,7 +7,7 @@ import json
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from rich.console import Console
 
@@ -84,10 +84,21 @@ class Printer:
         self.console.print(f"[{colour}]{status}[/] ({event.proposal}){commit} {why}", markup=True)
 
 
+def _counts(data: dict[str, Any]) -> str:
+    return ", ".join(f"{len(data[k])} {k}" for k in ("accepted", "rejected", "skipped", "failed"))
+
+
+def one_line(summary: ReviewSummary) -> str:
+    """``--quiet``'s whole output: the outcome, the proposals counted, the kept commits."""
+    data = summary.to_json()
+    kept = [(item["commit"] or "uncommitted")[:12] for item in data["accepted"]]
+    return f"{summary.outcome}: {_counts(data)}" + (f" ({', '.join(kept)})" if kept else "")
+
+
 def _report(console: Console, summary: ReviewSummary) -> None:
     data = summary.to_json()
     console.rule("review")
-    counts = ", ".join(f"{len(data[k])} {k}" for k in ("accepted", "rejected", "skipped", "failed"))
+    counts = _counts(data)
     usage = summary.usage
     console.print(f"[bold]{summary.outcome}[/] after {summary.iterations} iteration(s): {counts}; "
                   f"{usage.usage.total_tokens} tokens, {summary.seconds:.0f}s"
@@ -147,6 +158,8 @@ def execute(
     if as_json:
         ignored = {"ignored_settings": list(settings.ignored)} if settings.ignored else {}
         sys.stdout.write(json.dumps({**summary.to_json(), **ignored}) + "\n")
-    elif not quiet:
+    elif quiet:
+        print(one_line(summary))
+    else:
         _report(console, summary)
     return EXIT[summary.outcome]
