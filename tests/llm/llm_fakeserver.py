@@ -41,7 +41,8 @@ class FakeState:
     hang_seconds: float = 1.0
     reject_tools: bool = False
     # a sampling server: with variants, temperature 0 answers the first, any other (or none:
-    # the server's default, 0.8 as llama.cpp's) a random one, like a real sampler
+    # the server's default, 0.8 as llama.cpp's) a random one, like a real sampler — the
+    # same one for the same request ``seed``
     variants: list[str] = field(default_factory=list)
     default_temperature: float = 0.8
     lock: threading.Lock = field(default_factory=threading.Lock)
@@ -128,7 +129,9 @@ class _Handler(BaseHTTPRequestHandler):
         if state.variants:
             given = body.get("temperature", body.get("options", {}).get("temperature"))
             temperature = state.default_temperature if given is None else float(given)
-            text = state.variants[0] if temperature == 0 else random.choice(state.variants)
+            given_seed = body.get("seed", body.get("options", {}).get("seed"))
+            draw = random.Random(given_seed) if given_seed is not None else random
+            text = state.variants[0] if temperature == 0 else draw.choice(state.variants)
             return re.findall(r"\S+\s*|\s+", text)
         words = [w + " " for w in state.text.split()]
         limit = body.get("max_tokens") or body.get("max_completion_tokens") or len(words)

@@ -70,6 +70,7 @@ class Planned:
         max_tokens: int | None = None,
         temperature: float | None = None,
         phase: str = "",
+        seed: int | None = None,
     ) -> Reply:
         self._log.append((self.name, {"max_tokens": max_tokens, "temperature": temperature}))
         outcome = self._plan.pop(0) if self._plan else Reply(text=f"from {self.name}")

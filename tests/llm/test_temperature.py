@@ -17,7 +17,7 @@ from llm_fakeserver import FakeServer
 from patchwright.agent.session import build_model
 from patchwright.config import load_settings
 from patchwright.llm import make_model
-from patchwright.llm.router import Router
+from patchwright.llm.router import SEED, Router
 from patchwright.llm.types import Message
 
 HELLO: list[Message] = [{"role": "user", "content": "say hello"}]
@@ -106,3 +106,32 @@ def test_a_sampling_server_answers_the_same_at_temperature_zero(fake: FakeServer
     fake.state.variants = [f"answer {i}\n" for i in range(8)]
     model = compat(fake)
     assert {model.complete(HELLO).text for _ in range(6)} == {"answer 0\n"}
+
+
+def seeds(fake: FakeServer) -> list[int | None]:
+    """The seed of each logged request, wherever its protocol puts it."""
+    return [e.body.get("seed", e.body.get("options", {}).get("seed")) for e in fake.log]
+
+
+@pytest.mark.parametrize("build", [compat, ollama], ids=["openai", "ollama"])
+def test_a_sampled_request_carries_a_seed_from_its_place_in_the_task(
+    fake: FakeServer, build: Any
+) -> None:
+    model = build(fake)
+    model.complete(HELLO)  # greedy: nothing to draw, no seed
+    model.complete(HELLO, temperature=0.7)
+    model.complete(HELLO, temperature=0.7)  # the same prompt sampled again: another draw
+    assert seeds(fake) == [None, SEED + 1, SEED + 2]
+    assert [c.seed for c in model.calls] == [None, SEED + 1, SEED + 2]
+
+
+def test_the_same_task_draws_the_same_samples_from_a_sampling_server(fake: FakeServer) -> None:
+    """Two runs of one task (each starting the ledger anew) get the same sampled replies,
+    and two samples within a run differ as a sampler's would."""
+    fake.state.variants = [f"answer {i}\n" for i in range(64)]
+    runs = []
+    for _run in range(2):
+        model = compat(fake)
+        runs.append([model.complete(HELLO, temperature=0.7).text for _ in range(4)])
+    assert runs[0] == runs[1]
+    assert len(set(runs[0])) > 1

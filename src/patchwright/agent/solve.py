@@ -204,6 +204,7 @@ def _finish(
     result.completion_tokens = usage.usage.completion_tokens
     result.cost, result.calls = usage.cost, usage.calls
     result.temperatures = [call.temperature for call in session.model.calls]
+    result.seeds = [call.seed for call in session.model.calls]
     result.seconds = time.monotonic() - started
     session.bus.emit(RunEnd(**result.to_json(), notes=result.notes))
     record.write_summary({**result.to_json(), "diff": result.diff,

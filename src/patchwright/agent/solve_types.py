@@ -121,6 +121,7 @@ class SolveResult:
     steps: int = 0
     role_usage: dict[str, dict[str, int]] = field(default_factory=dict)
     temperatures: list[float | None] = field(default_factory=list)  # per call, as sent
+    seeds: list[int | None] = field(default_factory=list)  # per call: a sampled call's seed
     # What ended the task early (a stop, a cap, gates that could not run, a crash), for a
     # caller that runs many tasks to re-raise and end its own loop; not part of the JSON.
     stop: BaseException | None = field(default=None, repr=False, compare=False)
@@ -155,6 +156,7 @@ class SolveResult:
             "steps": self.steps,
             "role_usage": self.role_usage,
             "temperatures": self.temperatures,
+            "seeds": self.seeds,
             "reason": self.reason,
             "run_id": self.run_id,
         }

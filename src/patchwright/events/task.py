@@ -53,6 +53,7 @@ class RunEnd(Event):
     steps: int
     role_usage: dict[str, dict[str, int]]
     temperatures: list[float | None]
+    seeds: list[int | None]  # a sampled call's seed, per call (None: greedy)
     reason: str
     run_id: str
     notes: list[str]

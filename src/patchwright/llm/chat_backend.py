@@ -66,17 +66,20 @@ class ChatBackend(ABC):
         max_tokens: int | None = None,
         temperature: float | None = None,
         phase: str = "",
+        seed: int | None = None,
     ) -> Reply:
         specs = normalize_tools(tools)
         native = self.native_tools and bool(specs)
         try:
-            return self._complete(messages, specs, native, on_token, max_tokens, temperature)
+            return self._complete(messages, specs, native, on_token, max_tokens, temperature, seed)
         except ProviderError as exc:
             rejected_tools = exc.kind == "bad_request" and "tool" in str(exc).lower()
             if native and rejected_tools:
                 # e.g. "model does not support tools": this server gets the text protocol
                 self.native_tools = False
-                return self._complete(messages, specs, False, on_token, max_tokens, temperature)
+                return self._complete(
+                    messages, specs, False, on_token, max_tokens, temperature, seed
+                )
             raise
 
     def _complete(
@@ -87,11 +90,14 @@ class ChatBackend(ABC):
         on_token: OnToken | None,
         max_tokens: int | None,
         temperature: float | None,
+        seed: int | None = None,
     ) -> Reply:
         """One call, with native tool calls or (``native`` false) the text protocol."""
         start = time.monotonic()
         msgs = messages if native or not specs else to_text_messages(messages, specs)
         body = self._body(msgs, max_tokens, temperature)
+        if seed is not None:
+            self._seed(body, seed)
         if native and specs:
             body["tools"] = [{"type": "function", "function": dict(t)} for t in specs]
         streamed = self._stream(body, on_token)
@@ -102,6 +108,11 @@ class ChatBackend(ABC):
         self, msgs: Sequence[Message], max_tokens: int | None, temperature: float | None
     ) -> dict[str, Any]:
         """The request body (without ``tools``); its ``messages`` are the wire messages."""
+
+    def _seed(self, body: dict[str, Any], seed: int) -> None:
+        """The sampling seed, where the API takes it (OpenAI's and llama.cpp's servers:
+        top-level ``seed``)."""
+        body["seed"] = seed
 
     @abstractmethod
     def _stream(self, body: dict[str, Any], on_token: OnToken | None) -> Streamed:

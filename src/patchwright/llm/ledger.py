@@ -20,6 +20,7 @@ class CallRecord:
     estimated_cost: float
     estimated_tokens: int
     temperature: float | None = None  # what was sent; None: the provider's own sampling
+    seed: int | None = None  # a sampled call's seed, as sent
 
 
 @dataclass

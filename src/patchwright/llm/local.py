@@ -268,6 +268,7 @@ class LocalModel:
         max_tokens: int | None = None,
         temperature: float | None = None,
         phase: str = "",
+        seed: int | None = None,
     ) -> Reply:
         start = time.monotonic()
         specs = normalize_tools(tools)
@@ -292,7 +293,7 @@ class LocalModel:
                 llm.reset()
             setattr(llm, _PREFILLED, len(prompt))
             drafter = speculate.start_reply(llm, speculate=self.prompt_lookup)
-            text, finish, first_at = self._generate(llm, msgs, budget, temperature, on_token)
+            text, finish, first_at = self._generate(llm, msgs, budget, temperature, seed, on_token)
         end = time.monotonic()
         completion = len(vocab.tokenize(text, special=False)) if text else 0
         self.last = CallStats(
@@ -324,6 +325,7 @@ class LocalModel:
         msgs: Sequence[Message],
         budget: int,
         temperature: float | None,
+        seed: int | None,
         on_token: OnToken | None,
     ) -> tuple[str, str | None, float | None]:
         parts: list[str] = []
@@ -334,6 +336,7 @@ class LocalModel:
                 messages=[dict(m) for m in msgs],
                 max_tokens=budget,
                 temperature=0.0 if temperature is None else temperature,
+                seed=seed,
                 stream=True,
             )
             for chunk in stream:

@@ -67,6 +67,9 @@ class OllamaModel(ChatBackend):
         """The server's native root (``base_url`` without ``/v1``)."""
         return native_root(self.base_url)
 
+    def _seed(self, body: dict[str, Any], seed: int) -> None:
+        body["options"]["seed"] = seed  # Ollama's sampling settings are its options
+
     def _body(
         self, msgs: Sequence[Message], max_tokens: int | None, temperature: float | None
     ) -> dict[str, Any]:

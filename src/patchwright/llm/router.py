@@ -51,6 +51,7 @@ from patchwright.llm.types import (
 
 EventHook = Callable[[Event], None]
 DEFAULT_REPLY_BUDGET = 4096
+SEED = 1234  # the first sampled call's seed in a task; each later call adds its place
 
 
 class Candidate:
@@ -169,16 +170,18 @@ class Router:
         max_tokens: int | None = None,
         temperature: float | None = None,
         phase: str = "",
+        seed: int | None = None,
     ) -> Reply:
         """The first answer of the chain; ``model.request`` before it and ``model.reply``
-        after it (the one place these are emitted, whoever asks)."""
+        after it (the one place these are emitted, whoever asks). A sampled call without a
+        ``seed`` gets the task's next (:meth:`seed_for`)."""
         self._emit(ModelRequest(phase=phase, messages=len(messages)))
         started = self._clock()
         failures: list[ProviderError] = []
         for _round in range(3):
             for cand in self.candidates:
                 reply = self._try_candidate(
-                    cand, messages, tools, on_token, max_tokens, temperature, failures
+                    cand, messages, tools, on_token, max_tokens, (temperature, seed), failures
                 )
                 if reply is not None:
                     self._emit(ModelReply(
@@ -237,13 +240,13 @@ class Router:
         tools: Sequence[ToolSpec | Mapping[str, Any]] | None,
         on_token: OnToken | None,
         max_tokens: int | None,
-        temperature: float | None,
+        sampling: tuple[float | None, int | None],
         failures: list[ProviderError],
     ) -> Reply | None:
         while (index := cand.available(self._clock())) is not None:
             label = cand.label(index)
             try:
-                return self._call(cand, index, messages, tools, on_token, max_tokens, temperature)
+                return self._call(cand, index, messages, tools, on_token, max_tokens, sampling)
             except ProviderError as exc:
                 failures.append(exc)
                 if exc.kind == "rate_limit":
@@ -321,10 +324,11 @@ class Router:
         tools: Sequence[ToolSpec | Mapping[str, Any]] | None,
         on_token: OnToken | None,
         max_tokens: int | None,
-        temperature: float | None,
+        sampling: tuple[float | None, int | None],
     ) -> Reply:
         backend = cand.backend(index)
-        sent = self.sampling(cand.info, temperature)
+        sent = self.sampling(cand.info, sampling[0])
+        seed = self.seed_for(sent, sampling[1])
         budget = max_tokens or min(DEFAULT_REPLY_BUDGET, max(256, cand.info.context_window // 4))
         est_tokens, est_cost = self._estimate(backend, cand.info, messages, tools, budget)
         retrying = Retrying(
@@ -347,8 +351,9 @@ class Router:
                     on_token=on_token,
                     max_tokens=budget,
                     temperature=sent,
+                    seed=seed,
                 )
-        return self._account(cand, index, reply, est_tokens, est_cost, sent)
+        return self._account(cand, index, reply, est_tokens, est_cost, (sent, seed))
 
     def sampling(self, info: ModelInfo, temperature: float | None) -> float | None:
         """The temperature a call sends: the caller's, else the router's default (greedy
@@ -358,6 +363,15 @@ class Router:
             return None
         return self.temperature if temperature is None else temperature
 
+    def seed_for(self, temperature: float | None, seed: int | None = None) -> int | None:
+        """The seed a call sends: none for a greedy call (nothing to draw); for a sampled one
+        the caller's, else ``SEED`` plus the calls the task made before it — so the same
+        task through the same model draws the same replies, and two samples of one
+        prompt (``--candidates``) differ."""
+        if not temperature:
+            return None
+        return seed if seed is not None else SEED + len(self.calls)
+
     def _account(
         self,
         cand: Candidate,
@@ -365,7 +379,7 @@ class Router:
         reply: Reply,
         est_tokens: int,
         est_cost: float,
-        temperature: float | None,
+        sampling: tuple[float | None, int | None],
     ) -> Reply:
         u = reply.usage
         cost = reply.cost or cand.info.cost(u.prompt_tokens, u.completion_tokens, u.cached_tokens)
@@ -378,7 +392,7 @@ class Router:
         self.calls.append(
             CallRecord(
                 cand.spec, cand.label(index), u, cost, reply.seconds, est_cost, est_tokens,
-                temperature,
+                *sampling,
             )
         )  # fmt: skip
         if self.record is not None:

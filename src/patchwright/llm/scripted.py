@@ -115,6 +115,7 @@ class ScriptedModel:
         max_tokens: int | None = None,
         temperature: float | None = None,
         phase: str = "",
+        seed: int | None = None,
     ) -> Reply:
         start = time.monotonic()
         with self._lock:

@@ -163,7 +163,9 @@ class Caps:
 class Model(Protocol):
     """Anything that answers a conversation. ``phase`` says what a call is for (coder,
     planner, commit-message, ...): the router names it in its ``model.request`` and
-    ``model.reply`` events; a backend has no use for it."""
+    ``model.reply`` events; a backend has no use for it. ``seed`` makes a sampled call
+    repeatable: the router gives each sampled call of a task its own (a backend whose API
+    takes none — Anthropic's, the scripted model — ignores it)."""
 
     name: str
     context_window: int
@@ -177,6 +179,7 @@ class Model(Protocol):
         max_tokens: int | None = None,
         temperature: float | None = None,
         phase: str = "",
+        seed: int | None = None,
     ) -> Reply: ...
 
     def count_tokens(self, text: str) -> int: ...

@@ -1,5 +1,7 @@
 """Same task, same model, same outcome: a run's first request is greedy, so a server that
-samples by default (llama.cpp's server and Ollama at 0.8) answers it the same every time."""
+samples by default (llama.cpp's server and Ollama at 0.8) answers it the same every time;
+a repair that samples on purpose sends a seed from its place in the task, so it draws the
+same reply every time too."""
 
 from __future__ import annotations
 
@@ -44,12 +46,12 @@ def server(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[FakeServ
         yield fake
 
 
-def run_once(shop_repo: Path, where: Path, fake: FakeServer) -> dict[str, Any]:
+def run_once(shop_repo: Path, where: Path, fake: FakeServer, max_iter: int = 1) -> dict[str, Any]:
     repo = where / "shop"
     shutil.copytree(shop_repo, repo)
     result = CliRunner().invoke(app, [
         "run", "--repo", str(repo), "--task", TASK, "--model", f"openai-compat:{fake.url}#fake",
-        "--yes", "--json", "--max-iter", "1", "--candidates", "1",
+        "--yes", "--json", "--max-iter", str(max_iter), "--candidates", "1",
         "--edit-format", "diff", "--strategy", "pipeline",
     ])  # fmt: skip
     return dict(json.loads(result.stdout))
@@ -67,3 +69,22 @@ def test_two_runs_of_one_task_against_a_sampling_server_end_alike(
     fixed = (tmp_path / "a" / "shop" / "shop" / "pricing.py").read_text()
     assert fixed == (tmp_path / "b" / "shop" / "shop" / "pricing.py").read_text()
     assert "(1 - percent / 100)" in fixed
+
+
+def test_two_runs_whose_repairs_sample_draw_the_same_replies_and_end_alike(
+    shop_repo: Path, server: FakeServer, tmp_path: Path
+) -> None:
+    server.state.variants = [*VARIANTS[1:], VARIANTS[0]]  # greedy is wrong: repairs sample
+    first = run_once(shop_repo, tmp_path / "a", server, max_iter=3)
+    requests = len(server.log)
+    second = run_once(shop_repo, tmp_path / "b", server, max_iter=3)
+    assert first["outcome"] == second["outcome"], (first, second)
+    assert first["temperatures"] == second["temperatures"]
+    assert first["seeds"] == second["seeds"]
+    sampled = [i for i, t in enumerate(first["temperatures"]) if t]
+    assert sampled and all(first["seeds"][i] is not None for i in sampled)
+    assert [e.body.get("seed") for e in server.log[:requests]] == [
+        e.body.get("seed") for e in server.log[requests:]
+    ]
+    code = [(tmp_path / w / "shop" / "shop" / "pricing.py").read_text() for w in "ab"]
+    assert code[0] == code[1]
