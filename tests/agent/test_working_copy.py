@@ -17,7 +17,10 @@ def sr(path: str, search: str, replace: str) -> str:
 
 
 def copy_of(
-    root: Path, files: dict[str, str | bytes], protected: tuple[str, ...] = ()
+    root: Path,
+    files: dict[str, str | bytes],
+    protected: tuple[str, ...] = (),
+    shown: tuple[str, ...] = (),
 ) -> WorkingCopy:
     for rel, body in files.items():
         target = root / rel
@@ -31,7 +34,7 @@ def copy_of(
         target = confine(root, path)
         return read_text_file(target) if target.is_file() else None
 
-    return WorkingCopy(sorted(files), read, lambda p: confine(root, p), protected)
+    return WorkingCopy(sorted(files), read, lambda p: confine(root, p), protected, shown)
 
 
 def test_a_reply_applies_in_memory_and_the_disk_is_untouched(tmp_path: Path) -> None:
@@ -154,3 +157,42 @@ def test_another_candidate_starts_from_the_same_snapshot(tmp_path: Path) -> None
     assert wc.text("calc.py") == "x = 42\n"
     wc.reset()
     assert wc.text("calc.py") == "x = 1\n"  # the original, as first read
+
+
+def whole(path: str, text: str, fence: str = "javascript") -> str:
+    return f"{path}\n```{fence}\n{text}```\n"
+
+
+FIXED_JS = "const add = (a, b) => a + b;\nmodule.exports = { add };\n"
+
+
+def test_a_file_written_under_the_prompts_example_path_goes_to_the_one_file_shown(
+    tmp_path: Path,
+) -> None:
+    """A small model answering about main.js wrote its whole file as ``src/ops.js`` — the
+    edit prompt's example — which created a stray file and left main.js broken."""
+    files = {"main.js": "const add = (a, b) => a - b;\nmodule.exports = { add };\n",
+             "main.test.js": "require('./main.js');\n"}  # fmt: skip
+    wc = copy_of(tmp_path, files, protected=("main.test.js",), shown=("main.js",))
+    attempt = wc.apply_reply(whole("src/ops.js", FIXED_JS))
+    assert (attempt.ok, attempt.applied) == (True, ["main.js"])
+    assert wc.text("main.js") == FIXED_JS and wc.changed_paths() == ["main.js"]
+    assert any("example path: applied to main.js" in note for note in attempt.notes)
+
+
+def test_with_several_files_shown_the_example_path_is_refused_naming_them(
+    tmp_path: Path,
+) -> None:
+    files = {"a.js": "let a = 1;\n", "b.js": "let b = 2;\n"}
+    wc = copy_of(tmp_path, files, shown=("a.js", "b.js"))
+    attempt = wc.apply_reply(whole("src/ops.js", FIXED_JS))
+    assert attempt.kind == "failed" and wc.changed_paths() == []
+    assert "src/ops.js is the instructions' example" in attempt.feedback
+    assert "(a.js, b.js)" in attempt.feedback
+
+
+def test_a_repository_that_has_the_example_path_keeps_it(tmp_path: Path) -> None:
+    files = {"src/ops.js": "let x = 1;\n", "main.js": "let y = 2;\n"}
+    wc = copy_of(tmp_path, files, shown=("main.js",))
+    attempt = wc.apply_reply(whole("src/ops.js", FIXED_JS))
+    assert (attempt.ok, attempt.applied) == (True, ["src/ops.js"])

@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
+from patchwright.agent.lang_examples import EXAMPLES
 from patchwright.edits import (
     ApplyResult,
     Edit,
@@ -31,6 +32,9 @@ Confiner = Callable[[str], None]
 
 
 AttemptKind = Literal["applied", "no_edits", "failed", "unchanged", "repeated"]
+# The worked example's paths in the edit prompt (calc/ops.py, src/ops.js, …): a small model
+# answering about main.js sometimes writes its file under the example's name instead.
+EXAMPLE_PATHS = frozenset(example.path for example in EXAMPLES.values())
 
 
 @dataclass
@@ -102,14 +106,28 @@ class WorkingCopy:
     def text(self, path: str) -> str | None:
         return self.current[path] if path in self.current else self._original_text(path)
 
-    def _resolve(self, edits: Sequence[Edit]) -> list[Edit]:
+    def _resolve(self, edits: Sequence[Edit], notes: list[str]) -> list[Edit]:
         known = sorted(set(self._repo_files) | set(self.current))
         resolved: list[Edit] = []
         for edit in edits:
             path = resolve_edit_path(edit, known, self.text)
+            if path in EXAMPLE_PATHS and path not in known:
+                path = self._for_the_example(path, notes)
             self._inside(path)
             resolved.append(dataclasses.replace(edit, path=path))
         return resolved
+
+    def _for_the_example(self, path: str, notes: list[str]) -> str:
+        """The file meant by an edit written under the prompt's example path (a file this
+        repository does not have): the one file shown to edit, else an error naming them."""
+        editable = [p for p in self._shown if p not in self.protected]
+        if len(editable) != 1:
+            named = ", ".join(editable[:8]) or "the files shown"
+            raise EditError(f"{path} is the instructions' example, not a file of this "
+                            f"repository: write the path of the file you change ({named})")  # fmt: skip
+        notes.append(f"{path} is the instructions' example path: applied to {editable[0]}, "
+                     "the one file shown to edit")  # fmt: skip
+        return editable[0]
 
     def apply_reply(self, reply: str) -> Attempt:
         parsed = parse_reply(reply, known_files=self._repo_files, shown=self._shown_texts())
@@ -122,11 +140,12 @@ class WorkingCopy:
                 feedback=f"Some edit blocks could not be read, so nothing was applied:\n{errors}\n"
                 "Send all the edits again.",
             )
+        remapped: list[str] = []
         try:
-            edits = self._resolve(parsed.edits)
+            edits = self._resolve(parsed.edits, remapped)
         except (EditError, OSError, ValueError) as exc:
             return Attempt(kind="failed", feedback=f"{exc}\nUse a path of the repository.")
-        notes = self._drop_protected_changes(edits)
+        notes = remapped + self._drop_protected_changes(edits)
         edits = [e for e in edits if e.path not in self.protected]
         if not edits:
             return Attempt(kind="failed", feedback=" ".join(notes) + " Change the code instead.")
