@@ -185,8 +185,29 @@ def stable(text: str) -> str:
     return _ADDRESS.sub("0x…", text)
 
 
+# node's own frames and banners in a failure: ``at Module._compile (node:internal/…)``, the
+# ``node:internal/assert/utils:281`` site (echoed with its source line and a caret) and
+# ``Node.js v20.20.2`` — half of a failed ``node`` script's output, none of it the user's
+_NODE_FRAME = re.compile(r"\s*at (?:.*\()?node:internal/")
+_NODE_SITE = re.compile(r"node:internal/\S+:\d+$")
+_NODE_VERSION = re.compile(r"Node\.js v[\d.]+")
+
+
 def said(output: str) -> str:
-    """A test run's output without pytest's session header (platform, rootdir, plugins…),
-    which says nothing about what failed — what a prompt should carry of it."""
-    kept = [x for x in output.splitlines() if not _SESSION_HEADER.match(x.strip())]
+    """A test run's output without what says nothing about what failed — pytest's session
+    header (platform, rootdir, plugins…), node's internal frames and banner: what a prompt
+    should carry of it."""
+    kept: list[str] = []
+    echo = 0  # lines of an internal site's source echo still to drop
+    for line in output.splitlines():
+        bare = line.strip()
+        if echo:
+            echo -= 1
+        elif _NODE_SITE.fullmatch(bare):
+            echo = 2  # its source line and the caret under it
+        elif _NODE_FRAME.match(line):
+            if bare.endswith("{") and kept:  # the error's own fields follow: keep the brace
+                kept[-1] += " {"
+        elif not (_SESSION_HEADER.match(bare) or _NODE_VERSION.fullmatch(bare)):
+            kept.append(line)
     return "\n".join(kept)

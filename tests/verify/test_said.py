@@ -1,0 +1,63 @@
+"""What a prompt carries of a failed test run (``said``): the failure, without the lines
+that say nothing about it — pytest's session header, node's own frames and banner."""
+
+from __future__ import annotations
+
+from patchwright.verify.tools import said
+
+NODE_FAILURE = """\
+node:internal/assert/utils:281
+    throw err;
+    ^
+
+AssertionError [ERR_ASSERTION]: console.assert failed
+    at console.assert (/tmp/patchwright-task-i_mks1qy/main.test.js:5:10)
+    at testStringXor (/tmp/patchwright-task-i_mks1qy/main.test.js:9:11)
+    at Object.<anonymous> (/tmp/patchwright-task-i_mks1qy/main.test.js:14:1)
+    at Module._compile (node:internal/modules/cjs/loader:1521:14)
+    at Module._extensions..js (node:internal/modules/cjs/loader:1623:10)
+    at Module.load (node:internal/modules/cjs/loader:1266:32)
+    at Module._load (node:internal/modules/cjs/loader:1091:12)
+    at Function.executeUserEntryPoint [as runMain] (node:internal/modules/run_main:164:12)
+    at node:internal/main/run_main_module:28:49 {
+  generatedMessage: false,
+  code: 'ERR_ASSERTION',
+  actual: false,
+  expected: true,
+  operator: '=='
+}
+
+Node.js v20.20.2
+"""
+
+
+def test_a_failed_node_script_keeps_its_error_and_its_own_frames_only() -> None:
+    assert said(NODE_FAILURE).strip() == (
+        "AssertionError [ERR_ASSERTION]: console.assert failed\n"
+        "    at console.assert (/tmp/patchwright-task-i_mks1qy/main.test.js:5:10)\n"
+        "    at testStringXor (/tmp/patchwright-task-i_mks1qy/main.test.js:9:11)\n"
+        "    at Object.<anonymous> (/tmp/patchwright-task-i_mks1qy/main.test.js:14:1) {\n"
+        "  generatedMessage: false,\n"
+        "  code: 'ERR_ASSERTION',\n"
+        "  actual: false,\n"
+        "  expected: true,\n"
+        "  operator: '=='\n"
+        "}"
+    )
+
+
+def test_pytests_session_header_goes_and_its_failure_stays() -> None:
+    output = (
+        "============================= test session starts ==============================\n"
+        "platform linux -- Python 3.11.7, pytest-8.3.4, pluggy-1.5.0\n"
+        "rootdir: /tmp/repo\n"
+        "collected 1 item\n\n"
+        "test_calc.py F\n"
+        "E   assert 1 == 2\n"
+    )
+    assert said(output) == "collected 1 item\n\ntest_calc.py F\nE   assert 1 == 2"
+
+
+def test_a_line_that_only_mentions_node_internals_in_its_message_stays() -> None:
+    message = "Error: cannot find node:internal/foo in the bundle"
+    assert said(message) == message
