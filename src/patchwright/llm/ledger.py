@@ -37,6 +37,11 @@ class Totals:
     def tokens(self) -> int:
         return self.usage.total_tokens
 
+    def __add__(self, other: Totals) -> Totals:
+        return Totals(self.calls + other.calls, self.attempts + other.attempts,
+                      self.usage + other.usage, self.cost + other.cost,
+                      self.seconds + other.seconds)  # fmt: skip
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "calls": self.calls,

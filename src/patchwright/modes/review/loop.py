@@ -97,7 +97,7 @@ class ReviewLoop:
         self.proposer = Proposer(session, repo, self.request, console, desk, opts.checkpoint,
                                  opts.tuning, self._dependents, self._write_pending,
                                  interactive, on_token=on_token,
-                                 before_task=self._bank_usage)  # fmt: skip
+                                 before_task=self._new_ledger)  # fmt: skip
         declined = self.paths.load_cache(TOOLFIX_CACHE).get("declined", {})
         self.fixer = ToolFixer(repo.root, session.sandbox, dict(declined))
         self.tools = ToolStep(repo, self.proposer, self.settler, self.fixer, self.bus,
@@ -240,8 +240,7 @@ class ReviewLoop:
 
     def _step(self) -> bool:
         """One iteration; False when there is nothing left to review."""
-        self._bank_usage()
-        self.session.start_task()
+        self._new_ledger()
         self.bus.emit(ReviewIteration(iteration=self.iteration, limit=self.opts.iterations))
         index = self._index()
         texts = self.session.read_texts()
@@ -380,15 +379,13 @@ class ReviewLoop:
         self._rebaseline(after, files, outcome.test_run)
 
     # -- usage -----------------------------------------------------------------------------
-    def _bank_usage(self) -> None:
-        """What the calls so far cost, kept before a task starts the session's ledger anew."""
+    def _new_ledger(self) -> None:
+        """Keeps what the calls so far cost; the session's ledger (and caps) start anew."""
         self._spent = self._totals()
+        self.session.start_task()
 
     def _totals(self) -> Totals:
-        now, spent = self.session.usage, self._spent
-        return Totals(calls=spent.calls + now.calls, attempts=spent.attempts + now.attempts,
-                      usage=spent.usage + now.usage, cost=spent.cost + now.cost,
-                      seconds=spent.seconds + now.seconds)  # fmt: skip
+        return self._spent + self.session.usage
 
     def _on_usage(self, event: Event) -> None:
         if isinstance(event, ModelReply):
@@ -399,6 +396,5 @@ def run_review(opts: ReviewOptions, *, session: Session, console: Console,
                desk: CheckpointDesk | None = None, interactive: bool | None = None,
                on_token: Callable[[str], None] | None = None) -> ReviewSummary:  # fmt: skip
     """Run the review loop; raises :class:`RunError` for usage/configuration problems."""
-    loop = ReviewLoop(opts, session, console, desk or CheckpointDesk(session.bus),
-                      interactive=interactive, on_token=on_token)  # fmt: skip
-    return loop.run()
+    return ReviewLoop(opts, session, console, desk or CheckpointDesk(session.bus),
+                      interactive=interactive, on_token=on_token).run()  # fmt: skip
