@@ -249,6 +249,24 @@ def test_a_testify_failure_reads_as_the_comparison_it_made(tmp_path: Path) -> No
     assert "calc/calc_test.go:10" in case.detail  # go's package-relative file, made the repo's
 
 
+def test_each_testify_assertion_is_one_line_without_its_diff(tmp_path: Path) -> None:
+    root = module(tmp_path)
+    pkg = f"{MOD}/calc"
+    diff = ["Diff:", "--- Expected", "+++ Actual", "@@ -1,2 +1,2 @@", "-([]int) (len=1) {", " }"]
+    said = [
+        *(f"    calc_test.go:{n}: \n" + "".join(f"        \t            \t{x}\n" for x in (
+            "Error:      \tNot equal: ", f"expected: []int{{{n}}}", "actual  : []int{}", "", *diff
+        )) + "        \tTest:       \tTestEqual\n" for n in (10, 11))
+    ]  # fmt: skip
+    rows = [{"Action": "output", "Package": pkg, "Test": "TestEqual", "Output": x} for x in said]
+    run = go_read(root, events(*rows, {"Action": "fail", "Package": pkg, "Test": "TestEqual"}))
+    case = run.cases["calc/calc_test.go::TestEqual"]
+    assert case.detail.splitlines() == [
+        "calc/calc_test.go:10: Not equal: expected: []int{10} actual  : []int{}",
+        "calc/calc_test.go:11: Not equal: expected: []int{11} actual  : []int{}",
+    ]
+
+
 def test_a_package_that_fails_outside_its_tests_is_one_package_error(tmp_path: Path) -> None:
     root = module(tmp_path)
     pkg = f"{MOD}/calc"

@@ -220,3 +220,14 @@ def test_a_long_traceback_is_cut_to_its_last_lines_in_a_baseline_description() -
     assert lines[1] == "    ..." and lines[-1] == "    line 29"
     assert len(lines) == 2 + MAX_DETAIL_LINES
     assert describe_tests(run, []) == ""
+
+
+def test_a_long_diff_keeps_the_assertion_message_ahead_of_its_last_lines() -> None:
+    run = TestRun("go", 1, "")
+    diff = "\n".join(["Diff:", "--- Expected", "+++ Actual", *(f"-  {i}," for i in range(20))])
+    message = 'Not equal: expected: []string{"()"} actual : []string{}'
+    run.cases = {"m_test.go::TestX": TestCase("m_test.go::TestX", "failed", detail=diff,
+                                              message=message)}  # fmt: skip
+    lines = describe_tests(run, ["m_test.go::TestX"]).splitlines()
+    assert lines[:3] == ["- failed: m_test.go::TestX", f"    {message}", "    ..."]
+    assert lines[-1] == "    -  19,"

@@ -12,11 +12,16 @@ MAX_DETAIL_LINES = 8
 MAX_CHARS = 4000
 
 
-def _detail(text: str) -> str:
+def _detail(text: str, message: str = "") -> str:
+    """The last lines of ``text``, after ``message`` when one is given: a long diff or
+    traceback keeps its tail, and the assertion's message is never the line cut off."""
+    head = [x for x in message.strip().splitlines() if x.strip()][:2]
     lines = [x for x in text.strip().splitlines() if x.strip()]
     if len(lines) > MAX_DETAIL_LINES:
         lines = ["...", *lines[-MAX_DETAIL_LINES:]]
-    return "\n".join("    " + x for x in lines)
+    shown = " ".join(" ".join(lines).split())
+    head = [x for x in head if " ".join(x.split()) not in shown]
+    return "\n".join("    " + x for x in [*head, *lines])
 
 
 def summarize_failures(results: Sequence[GateResult]) -> str:
@@ -55,9 +60,8 @@ def describe_tests(run: TestRun, ids: Sequence[str], limit: int = MAX_PROBLEMS) 
     for test_id in ids[:limit]:
         case = run.cases[test_id]
         parts.append(f"- {case.outcome}: {test_id}")
-        detail = "\n".join(x for x in (case.message, case.detail) if x)
-        if detail:
-            parts.append(_detail(detail))
+        if case.message or case.detail:
+            parts.append(_detail(case.detail, case.message))
     if len(ids) > limit:
         parts.append(f"- ... and {len(ids) - limit} more")
     return "\n".join(parts)[:MAX_CHARS]

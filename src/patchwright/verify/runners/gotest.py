@@ -158,8 +158,13 @@ def _failure(lines: list[str], root: Path, folder: str) -> tuple[str, str]:
     """(message, detail) of a failing test: its own output, less go's RUN/FAIL lines, with
     file references made relative to the repository."""
     kept: list[str] = []
+    in_diff = False
     for raw in "".join(lines).splitlines():
         if _NOISE.match(raw) or not raw.strip():
+            continue
+        words = raw.strip()
+        in_diff = (in_diff or words == "Diff:") and not words.startswith(("Test:", "Messages:"))
+        if in_diff:  # testify's diff repeats what its expected:/actual lines said
             continue
         line = raw.rstrip().removeprefix("    ")  # go indents what a test logs
         kept.append(_relative_refs(line, root, folder))
@@ -170,8 +175,21 @@ def _failure(lines: list[str], root: Path, folder: str) -> tuple[str, str]:
     message = texts[0] if texts else ""
     if message.endswith(":"):  # testify: "Not equal:" then "expected: 5", "actual : -1"
         message = " ".join([message, *(t for t in texts[1:3] if not t.startswith("Test:"))])
-    detail = clip((re.sub(r"\s*\t\s*", " ", x) for x in kept), 14, 1800)
-    return message[:300], detail
+    return message[:300], clip(_folded(kept), 14, 1800)
+
+
+def _folded(kept: list[str]) -> list[str]:
+    """One line per logged failure: go indents the lines a ``t.Log`` or testify assertion
+    continues with, and they join the ``file.go:N:`` line they follow (testify's ``Error
+    Trace:`` and ``Test:`` lines say again what that line and the case's name say)."""
+    lines: list[str] = []
+    for line in kept:
+        text = re.sub(r"\s*\t\s*", " ", line).strip()
+        if not line[:1].isspace() or not lines:
+            lines.append(text)
+        elif not text.startswith(("Error Trace:", "Test:")):
+            lines[-1] = f"{lines[-1]} {text.removeprefix('Error: ')}".strip()
+    return lines
 
 
 _ABS_GO = re.compile(r"(/[^\s:]+\.go):(\d+)")
