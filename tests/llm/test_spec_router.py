@@ -42,7 +42,13 @@ from patchwright.llm import (
 )
 from patchwright.llm.router import Candidate
 from patchwright.llm.secrets import ApiKey
-from patchwright.llm.types import Message, OnToken, ToolSpec, rough_token_count
+from patchwright.llm.types import (
+    Message,
+    OnToken,
+    ToolSpec,
+    messages_token_estimate,
+    rough_token_count,
+)
 
 HELLO: list[Message] = [{"role": "user", "content": "hello"}]
 Outcome = Reply | ProviderError
@@ -286,7 +292,10 @@ def test_a_transient_failure_is_retried_and_then_succeeds() -> None:
     model, events = router(cand, clock=clock, max_retries=3)
     assert model.complete(HELLO).text == "from K1"
     retries = [e for e in events if isinstance(e, ModelRetry)]
-    assert [r.attempt for r in retries] == [1, 2]
+    assert [(r.attempt, r.error) for r in retries] == [
+        (1, "planned server"),
+        (2, "planned timeout"),
+    ]
     assert len(clock.slept) == 2, "each retry backs off first"
     assert (model.totals.attempts, model.totals.calls) == (3, 1)
 
@@ -359,3 +368,20 @@ def test_every_key_refused_falls_back_with_reason_auth() -> None:
     model, events = router(first, second)
     assert model.complete(HELLO).text == "b"
     assert ModelFallback(model="p:a", reason="auth") in events
+
+
+def test_token_counts_grow_by_the_shortfall_the_servers_count_showed() -> None:
+    """A tokenizer-free estimate of a card list falls short; once a reply's usage says how
+    many tokens the prompt really was, later counts are scaled up so fitting keeps them
+    inside the window (never scaled down)."""
+    log: list[tuple[str, dict[str, Any]]] = []
+    cards: list[Message] = [{"role": "user", "content": '"2", "J", "Q", ' * 100}]
+    estimate = messages_token_estimate(cards, rough_token_count)
+    served = Reply(text="ok", usage=Usage(prompt_tokens=estimate * 2, completion_tokens=1))
+    model, _ = router(candidate("p:m", {"K1": [served, Reply(text="ok", usage=Usage(1, 1))]}, log))
+    text = cards[0]["content"]
+    before = model.count_tokens(text)
+    model.complete(cards)
+    assert model.count_tokens(text) == 2 * before
+    model.complete(cards)  # counted as fewer than estimated: the scale stays
+    assert model.count_tokens(text) == 2 * before

@@ -68,3 +68,21 @@ class ProviderError(ModelError):
             kind="connection",
             provider=provider,
         )
+
+
+def final_error(failures: list[ProviderError]) -> ProviderError:
+    """One error for the caller: the only failure as it was, a shared kind kept (so a
+    server that is down still reads as 'unreachable'), else 'exhausted'."""
+    if len(failures) == 1:
+        return failures[0]
+    kinds = {f.kind for f in failures}
+    text = "; ".join(str(f) for f in failures[-6:])
+    if len(kinds) == 1 and kinds <= {"unreachable", "auth", "server", "timeout"}:
+        return ProviderError(f"no model could answer: {text}", kind=failures[-1].kind)
+    hint = (
+        " Wait for the cooldown, add keys (NAME_2, NAME_3 … env vars) or configure a "
+        "fallback such as `local`."
+        if "rate_limit" in kinds
+        else " Configure a fallback such as `local`."
+    )
+    return ProviderError(f"no model could answer: {text}.{hint}", kind="exhausted")

@@ -33,8 +33,9 @@ from patchwright.events import (
     ModelRetry,
     ModelWait,
 )
+from patchwright.llm.calibration import TokenCalibration
 from patchwright.llm.catalog import ModelInfo
-from patchwright.llm.errors import CapExceeded, ModelConfigError, ProviderError
+from patchwright.llm.errors import CapExceeded, ModelConfigError, ProviderError, final_error
 from patchwright.llm.ledger import CallRecord, Totals
 from patchwright.llm.scripted import append_record
 from patchwright.llm.secrets import ApiKey
@@ -132,6 +133,7 @@ class Router:
         self.calls: list[CallRecord] = []
         self.name = self.candidates[0].spec
         self.context_window = self.candidates[0].info.context_window
+        self.calibration = TokenCalibration()
 
     @property
     def info(self) -> ModelInfo:
@@ -158,8 +160,10 @@ class Router:
     # -- Model protocol -------------------------------------------------------------
 
     def count_tokens(self, text: str) -> int:
+        """The first backend's estimate, scaled by the shortfall its server's counts showed."""
         first = self.candidates[0]
-        return first.backend(first.available(self._clock()) or 0).count_tokens(text)
+        backend = first.backend(first.available(self._clock()) or 0)
+        return self.calibration.apply(backend.count_tokens(text))
 
     def complete(
         self,
@@ -194,25 +198,7 @@ class Router:
                     return reply
             if not self._wait_for_cooldown():
                 break
-        raise self._final_error(failures)
-
-    @staticmethod
-    def _final_error(failures: list[ProviderError]) -> ProviderError:
-        """One error for the caller: the only failure as it was, a shared kind kept (so a
-        server that is down still reads as 'unreachable'), else 'exhausted'."""
-        if len(failures) == 1:
-            return failures[0]
-        kinds = {f.kind for f in failures}
-        text = "; ".join(str(f) for f in failures[-6:])
-        if len(kinds) == 1 and kinds <= {"unreachable", "auth", "server", "timeout"}:
-            return ProviderError(f"no model could answer: {text}", kind=failures[-1].kind)
-        hint = (
-            " Wait for the cooldown, add keys (NAME_2, NAME_3 … env vars) or configure a "
-            "fallback such as `local`."
-            if "rate_limit" in kinds
-            else " Configure a fallback such as `local`."
-        )
-        return ProviderError(f"no model could answer: {text}.{hint}", kind="exhausted")
+        raise final_error(failures)
 
     # -- internals --------------------------------------------------------------------
 
@@ -337,7 +323,11 @@ class Router:
             stop=stop_after_attempt(self.max_retries + 1),
             sleep=self._sleep,
             before_sleep=lambda rs: self._emit(
-                ModelRetry(model=cand.spec, attempt=rs.attempt_number, error=str(rs.outcome))
+                ModelRetry(
+                    model=cand.spec,
+                    attempt=rs.attempt_number,
+                    error=str(rs.outcome.exception() if rs.outcome else ""),
+                )
             ),
             reraise=True,
         )
@@ -353,6 +343,7 @@ class Router:
                     temperature=sent,
                     seed=seed,
                 )
+        self.calibration.learn(est_tokens - budget, reply.usage.prompt_tokens)
         return self._account(cand, index, reply, est_tokens, est_cost, (sent, seed))
 
     def sampling(self, info: ModelInfo, temperature: float | None) -> float | None:
