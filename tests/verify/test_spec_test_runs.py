@@ -146,11 +146,41 @@ def test_a_failure_detail_is_where_it_failed_and_its_assertion_lines() -> None:
                        "E       assert 2 == 3", "E        +  where 2 = f()", "",
                        "tests/helpers.py:8: in f", "tests/test_a.py:4: AssertionError"])  # fmt: skip
     assert failure_gist(trace).splitlines() == [
-        "tests/helpers.py:8: in f", "tests/test_a.py:4: AssertionError",
+        "tests/helpers.py:8: in f", "tests/test_a.py:4: AssertionError", "> assert f() == 3",
         "E       assert 2 == 3", "E        +  where 2 = f()",
     ]  # fmt: skip
     long = "\n".join(f"l{i}" for i in range(40))
     assert failure_gist(long) == "\n".join(f"l{i}" for i in range(28, 40))  # the tail
+
+
+def test_a_failure_deeper_than_the_test_shows_the_tests_statement_and_the_innermost() -> None:
+    from patchwright.verify.testrun import failure_gist
+
+    trace = "\n".join([
+        "    def test_add(self):", ">       self.assertEqual(str(Clock(10, 0) + 3), '10:03')", "",
+        "clock_test.py:86: ", "", "    def __add__(self, minutes):",
+        ">       return Clock(self.hour, self.minute + minutes.total)",
+        "E       AttributeError: 'int' object has no attribute 'total'", "",
+        "clock.py:9: AttributeError",
+    ])  # fmt: skip
+    assert failure_gist(trace).splitlines() == [
+        "clock_test.py:86: ", "clock.py:9: AttributeError",
+        "> self.assertEqual(str(Clock(10, 0) + 3), '10:03')",
+        "> return Clock(self.hour, self.minute + minutes.total)",
+        "E       AttributeError: 'int' object has no attribute 'total'",
+    ]  # fmt: skip
+
+
+def test_difflibs_guide_lines_are_left_out_of_a_failure_detail() -> None:
+    from patchwright.verify.testrun import failure_gist
+
+    trace = "\n".join([">       self.assertEqual(s, '00:01')", "E       AssertionError: '01:01' != '00:01'",
+                       "E       - 01:01", "E       ?  ^", "E       + 00:01", "E       ?  ^", "",
+                       "clock_test.py:101: AssertionError"])  # fmt: skip
+    assert failure_gist(trace).splitlines() == [
+        "clock_test.py:101: AssertionError", "> self.assertEqual(s, '00:01')",
+        "E       AssertionError: '01:01' != '00:01'", "E       - 01:01", "E       + 00:01",
+    ]  # fmt: skip
 
 
 def test_object_addresses_in_a_report_are_masked_so_a_failure_reads_the_same(

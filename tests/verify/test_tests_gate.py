@@ -197,6 +197,7 @@ def test_a_failure_is_told_by_its_location_and_assertion_with_whole_values() -> 
     )  # fmt: skip
     assert failure_gist(text).splitlines() == [
         "t_test.py:3: AssertionError",
+        "> assert f() == [1, 2]",
         "E       assert [1, 2, 3] == [1, 2]",
         "E         Left contains one more item: 3",
     ]

@@ -146,21 +146,28 @@ def _junit_case(case: ET.Element) -> TestCase:
 _LOCATION = re.compile(r"^\S+:\d+: ")
 
 
-def failure_gist(text: str, max_lines: int = 8, chars: int = 1500) -> str:
+def failure_gist(text: str, max_lines: int = 9, chars: int = 1500) -> str:
     """What a failing test says, in a few lines: where it failed (the last two traceback
-    locations) and the first ``E`` lines (the assertion with its values), else the tail."""
+    locations), the statement that failed (``>`` lines: the test's own, and the innermost
+    when it failed deeper) and the first ``E`` lines (the assertion with its values, without
+    difflib's ``?`` guide lines), else the tail."""
     lines = text.rstrip().splitlines()
     errors: list[str] = []
     for line in lines:
         if line.startswith("E ") and "Full diff:" in line:
             break  # the item-by-item diff repeats what the lines above say
-        if line.startswith("E ") and line[1:].strip():
+        if line.startswith("E ") and line[1:].strip() and not _GUIDE.match(line):
             errors.append(line)
     if not errors:
         return tail(text, lines=12, chars=chars)
     where = [x for x in lines if _LOCATION.match(x)][-2:]
-    kept = [*where, *errors[: max_lines - len(where)]]
+    failed = [x for x in lines if x.startswith(">")]
+    source = [f"> {x[1:].strip()}" for x in dict.fromkeys(failed[:1] + failed[-1:])]
+    kept = [*where, *source, *errors[: max_lines - len(where) - len(source)]]
     return "\n".join(kept)[:chars]
+
+
+_GUIDE = re.compile(r"^E\s+\?\s[\s^+\-]*$")
 
 
 def _test_id(path: str, classname: str, name: str) -> str:
