@@ -47,3 +47,14 @@ def test_the_kept_part_starts_with_a_reply_so_roles_still_alternate() -> None:
 def test_a_conversation_that_cannot_fit_still_sends_its_last_request() -> None:
     messages = convo(1)
     assert fitted(messages, 10, words)[-1] == messages[-1]
+
+
+def test_a_task_is_restated_whole_when_short_and_by_its_first_paragraph_when_long() -> None:
+    from patchwright.agent.prompts import RESTATED_CHARS, restated
+
+    assert restated("  Fix add().\n\nIt subtracts.  ") == "Fix add().\n\nIt subtracts."
+    long = "Implement clock.py.\n\n" + "Instructions. " * 100
+    assert restated(long) == "Implement clock.py.\n(the whole task is in the first request above)"
+    one_block = "word " * 400  # no paragraph break: cut at a word, marked
+    first = restated(one_block).splitlines()[0]
+    assert first.endswith("word …") and len(first) <= RESTATED_CHARS + 2

@@ -382,6 +382,26 @@ def test_a_chosen_edit_format_is_kept_on_every_attempt(
     assert "edit.refocus" not in [k for k, _ in seen]
 
 
+def test_a_repair_repeats_a_long_tasks_first_paragraph_and_points_back_to_the_whole(
+    shop_repo: Path, tmp_path: Path
+) -> None:
+    """An issue or exercise pasted in whole is sent once, in the first request; each repair
+    restates its first paragraph (a short task is restated whole)."""
+    notes = " ".join(f"Background note {i} on how prices were computed before." for i in range(30))
+    task = f"{TASK}\n\n{notes}"
+    settings = settings_for(tmp_path, [reply(COMMENT), reply(FIX), reply("fix: d")],
+                            run={"edit_format": "diff"})  # fmt: skip
+    result = solve(Session(settings, shop_repo), build_request(task, settings, Overrides(yes=True)))
+    assert result.outcome == "solved"
+    first, repair = (
+        m["content"] for m in trajectory(shop_repo, result.run_id) if m["role"] == "user"
+    )
+    assert notes in first and notes[:40] not in repair
+    assert (
+        f"The goal is unchanged: {TASK}\n(the whole task is in the first request above)" in repair
+    )
+
+
 # -- the agent ---------------------------------------------------------------------------
 
 

@@ -28,7 +28,7 @@ from patchwright.agent.copy_stop import CopyStop
 from patchwright.agent.fit import fitted
 from patchwright.agent.keeping import Declined, Keeper
 from patchwright.agent.pipeline_options import SolveOptions
-from patchwright.agent.prompts import render
+from patchwright.agent.prompts import render, restated
 from patchwright.agent.solve_types import Changes, StrategyOutcome, StrategyResult, Txn
 from patchwright.agent.working_copy import Attempt, AttemptKind, WorkingCopy
 from patchwright.events import (
@@ -151,8 +151,9 @@ class PipelineSolver:
                        free_retries=self.retries + opts.free_retries)  # fmt: skip
 
     def _goal(self, opts: SolveOptions) -> str:
-        """The goal every repair prompt repeats (a review adds the proposal's rationale)."""
-        return opts.task
+        """The goal every repair prompt repeats (a review adds the proposal's rationale): a
+        long task by its first paragraph (:func:`restated`)."""
+        return restated(opts.task)
 
     def _tally(self, result: StrategyResult) -> StrategyResult:
         result.retries, result.replies = self.retries, self.replies
