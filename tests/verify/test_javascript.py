@@ -107,6 +107,20 @@ def test_a_node_test_file_that_does_not_load_is_one_failing_case(
     assert "Cannot find module '../src/gone'" in problem.detail
 
 
+def test_a_plain_node_scripts_failure_names_files_as_the_repository_does(
+    repo: Path, write: Callable[..., None], baseline: Callable[..., Baseline]
+) -> None:
+    """``node main.test.js`` (HumanEvalFix's layout) prints where it threw by absolute path;
+    the output keeps the repository's names, the same from one run's folder to the next."""
+    write({"main.js": CALC, "main.test.js": (
+        "const assert = require('assert');\nconst { add } = require('./main');\n"
+        "assert.strictEqual(add(2, 3), 5);\n")})  # fmt: skip
+    run = baseline(test_cmd="node main.test.js").tests
+    assert run is not None and run.exit_code == 1
+    assert "main.test.js:3" in run.output and str(repo) not in run.output
+    assert str(repo.resolve()) not in run.output
+
+
 def test_jest_from_the_local_node_modules(
     repo: Path,
     write: Callable[..., None],

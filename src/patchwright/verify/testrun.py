@@ -41,7 +41,8 @@ def run_tests(
         output = plan.output(result)
     else:
         output = (result.stdout + ("\n" + result.stderr if result.stderr else "")).strip()
-    run = TestRun(command=cmd, exit_code=result.exit_code, output=stable(output), note=plan.note)
+    output = _relative_to(stable(output), root)
+    run = TestRun(command=cmd, exit_code=result.exit_code, output=output, note=plan.note)
     run.problem = describe_failure(result)
     if result.blocked_by and result.exit_code is None:
         run.blocked = result.blocked_by  # refused before it started
@@ -54,6 +55,16 @@ def run_tests(
     if run.per_test:
         run.runner = plan.runner
     return run
+
+
+def _relative_to(output: str, root: Path) -> str:
+    """Paths under the repository as the repository names them: ``main.test.js:9``, not
+    ``/tmp/patchwright-task-qfrt22z2/main.test.js:9`` (node, go and cargo print absolute
+    paths; the folder differs from one run to the next, so the same failure read
+    differently each time)."""
+    for prefix in dict.fromkeys([str(root), str(root.resolve())]):
+        output = output.replace(prefix.rstrip(os.sep) + os.sep, "")
+    return output
 
 
 def venv_env(root: Path) -> dict[str, str]:
