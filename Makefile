@@ -37,7 +37,7 @@ contracts: setup
 # tests marked serial measure the machine's shared disk and run afterwards, alone.
 PYTEST_WORKERS ?= auto
 pytest: setup
-	$(UV) run --no-sync pytest -n $(PYTEST_WORKERS) --dist loadgroup -m "not serial"
+	$(UV) run --no-sync pytest -n $(PYTEST_WORKERS) --dist loadgroup -m "not serial" --durations=12
 	$(UV) run --no-sync pytest -m serial
 
 test: lint typecheck contracts pytest
