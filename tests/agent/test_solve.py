@@ -382,6 +382,33 @@ def test_a_chosen_edit_format_is_kept_on_every_attempt(
     assert "edit.refocus" not in [k for k, _ in seen]
 
 
+def test_after_a_repeated_failed_change_the_retry_starts_afresh_without_that_change(
+    shop_repo: Path, tmp_path: Path, shop: Any
+) -> None:
+    """The conversation that holds a failed change draws it again; the retry after a repeat
+    is a new conversation: the first request and what failed, not the change."""
+    wrong = shop.BUGGY.replace("price * percent / 100", "price - percent")
+    echo = reply(f"shop/pricing.py\n```python\n{wrong}```\n")
+    fixed = reply(f"shop/pricing.py\n```python\n{shop.FIXED}```\n")
+    settings = settings_for(tmp_path, [echo, echo, fixed, reply("fix: d")])
+    request = build_request(TASK, settings, Overrides(max_iter=4, yes=True, edit_format="whole"))
+    session = Session(settings, shop_repo)
+    result = solve(session, request)
+
+    assert (result.outcome, result.iterations, result.calls) == ("solved", 2, 4)
+    messages = trajectory(shop_repo, result.run_id)
+    first, *_, fresh = (i for i, m in enumerate(messages) if m["role"] == "system")
+    assert messages[fresh : fresh + 2][0] == messages[first]  # the same system prompt
+    asked = messages[fresh + 1]["content"]
+    assert asked.startswith(messages[first + 1]["content"])  # the first request, then
+    assert (
+        "An earlier answer to this was tried and failed:" in asked
+        and "price - percent" not in asked
+    )
+    assert "test_pricing.py" in asked  # what failed
+    assert [c.temperature for c in session.model.calls][:3] == [0.0, 0.4, 0.7]
+
+
 def test_a_repair_repeats_a_long_tasks_first_paragraph_and_points_back_to_the_whole(
     shop_repo: Path, tmp_path: Path
 ) -> None:
