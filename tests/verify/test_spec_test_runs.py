@@ -171,6 +171,21 @@ def test_a_failure_deeper_than_the_test_shows_the_tests_statement_and_the_innerm
     ]  # fmt: skip
 
 
+def test_a_failed_statement_over_several_lines_is_quoted_whole_on_one() -> None:
+    from patchwright.verify.testrun import failure_gist
+
+    trace = "\n".join(["    def test_8_items(self):", ">       self.assertEqual(",
+                       "            maximum_value(10, [{'weight': 5, 'value': 10}]),",
+                       "            10,", "        )", "E       AssertionError: None != 10", "",
+                       "knapsack_test.py:64: AssertionError"])  # fmt: skip
+    assert failure_gist(trace).splitlines()[1] == (
+        "> self.assertEqual( maximum_value(10, [{'weight': 5, 'value': 10}]), 10, )"
+    )
+    many = trace.replace("            10,", "\n".join(["            {'weight': 5},"] * 60))
+    quoted = failure_gist(many).splitlines()[1]
+    assert len(quoted) <= 302 and quoted.endswith(" …")
+
+
 def test_difflibs_guide_lines_are_left_out_of_a_failure_detail() -> None:
     from patchwright.verify.testrun import failure_gist
 

@@ -172,10 +172,22 @@ def failure_gist(text: str, max_lines: int = 9, chars: int = 1500) -> str:
     if not errors:
         return tail(text, lines=12, chars=chars)
     where = [x for x in lines if _LOCATION.match(x)][-2:]
-    failed = [x for x in lines if x.startswith(">")]
-    source = [f"> {x[1:].strip()}" for x in dict.fromkeys(failed[:1] + failed[-1:])]
+    failed = [i for i, x in enumerate(lines) if x.startswith(">")]
+    source = list(dict.fromkeys(_statement(lines, i) for i in failed[:1] + failed[-1:]))
     kept = [*where, *source, *errors[: max_lines - len(where) - len(source)]]
     return "\n".join(kept)[:chars]
+
+
+def _statement(lines: list[str], at: int, chars: int = 300) -> str:
+    """The failed statement pytest marks with ``>`` at ``lines[at]``, on one line with the
+    lines it continues on (``self.assertEqual(`` alone says nothing)."""
+    parts = [lines[at][1:].strip()]
+    for line in lines[at + 1 :]:
+        if not line.strip() or line.startswith(("E ", ">")) or _LOCATION.match(line):
+            break
+        parts.append(line.strip())
+    text = " ".join(parts)
+    return "> " + (text if len(text) <= chars else text[: chars - 2].rstrip() + " …")
 
 
 _GUIDE = re.compile(r"^E\s+\?\s[\s^+\-]*$")
