@@ -362,7 +362,7 @@ def test_a_reply_that_changes_nothing_is_answered_without_spending_an_iteration(
     assert "leaves every file exactly as it was" in messages[1]["content"]
 
 
-def test_a_reply_repeating_a_rejected_change_is_told_so(
+def test_a_reply_repeating_a_rejected_change_is_answered_in_a_new_conversation(
     shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
 ) -> None:
     wrong = shop.BUGGY.replace("price * percent / 100", "price - percent")
@@ -372,6 +372,7 @@ def test_a_reply_repeating_a_rejected_change_is_told_so(
     assert out["iterations"] == 2
     trajectory = next((shop_repo / ".patchwright" / "runs").iterdir()) / "trajectory.json"
     messages = json.loads(trajectory.read_text())["messages"]
-    assert any("repeats a change that already failed" in m["content"] for m in messages)
+    assert any("An earlier answer to this was tried and failed" in m["content"] for m in messages)
+    assert [m["role"] for m in messages].count("system") == 2  # the new conversation
     replies = [m["content"] for m in messages if m["role"] == "assistant"]
     assert replies.count(whole(wrong)) == 1  # the echo is not kept to be copied
