@@ -135,10 +135,8 @@ class PipelineSolver:
         focus = opts.refocus
         if focus is None:
             return opts
-        self.earlier.extend(self.messages)
-        self.messages[:] = list(focus.messages)
+        self._new_conversation(list(focus.messages))
         self.conversation_started = False
-        self.echo_base = None
         self.pending_notes.clear()
         self.working.reset()
         self.bus.emit(EditRefocused(iteration=iteration, definition=focus.definition,
@@ -293,13 +291,17 @@ class PipelineSolver:
         it a small model answers with that change again, sampled or not (Exercism: 4 of the
         first 6 runs ended on three copies of one failed change)."""
         system, request = self.messages[:HEAD]
-        self.earlier.extend(self.messages)
         content = render("afresh", request=request["content"], failures=self.last_failure)
-        self.messages[:] = [system, {"role": "user", "content": content}]
-        self.echo_base = None
+        self._new_conversation([system, {"role": "user", "content": content}])
         self.actions.append(
             {"iteration": iteration, "afresh": "the reply repeated a failed change"}
         )
+
+    def _new_conversation(self, messages: list[Message]) -> None:
+        """Go on in ``messages``; the conversation left stays in the record (``history``)."""
+        self.earlier.extend(self.messages)
+        self.messages[:] = messages
+        self.echo_base = None
 
     def _add_feedback(self, text: str) -> None:
         """The feedback as the next request; after a dropped echo, added to the request the

@@ -62,8 +62,9 @@ def _relative_to(output: str, root: Path) -> str:
     ``/tmp/patchwright-task-qfrt22z2/main.test.js:9`` (node, go and cargo print absolute
     paths; the folder differs from one run to the next, so the same failure read
     differently each time)."""
-    for prefix in dict.fromkeys([str(root), str(root.resolve())]):
-        output = output.replace(prefix.rstrip(os.sep) + os.sep, "")
+    for folder in dict.fromkeys([root, root.resolve()]):
+        if folder.parent != folder:  # never "/": every absolute path would lose its root
+            output = output.replace(f"{folder}{os.sep}", "")
     return output
 
 
