@@ -31,8 +31,11 @@ solution a tool claims that the judge rejects is counted separately — patchwri
 ``solved``; Aider's last ``--auto-test`` passing — and with the user framing it must be 0 for
 patchwright.
 
-Results are appended to ``--out`` (one JSON line per task and tool) and those already there
-are skipped, so an interrupted benchmark resumes where it stopped.
+Results are appended to ``--out`` (one JSON line per task and tool; by default under
+``benchmarks/results/``, committed, so a run can go on in a later session on another machine)
+and those already there are skipped, so an interrupted benchmark resumes where it stopped.
+Each row names the version it came from (patchwright's commit, Aider's release); a resumed run
+refuses to add rows from another version of a tool unless ``--mixed-versions`` says so.
 """
 
 from __future__ import annotations
@@ -51,18 +54,23 @@ from report import report
 from taskdefs import Task, judge, load_tasks, materialise
 from tool_aider import aider_python, run_aider, write_model_files
 from tool_patchwright import run_patchwright
+from versions import mixed, summary, versions
 
 HERE = Path(__file__).resolve()
 PROJECT = HERE.parents[2]
 CACHE = PROJECT / ".bench-cache"
+RESULTS = PROJECT / "benchmarks" / "results"
 AIDER_ATTEMPTS = 4  # one reply + Aider's max_reflections (3)
 
 
 class Bench:
     """One run: the tools, the server they share (if any), where records go."""
 
-    def __init__(self, args: argparse.Namespace, server: LlamaServer | None) -> None:
+    def __init__(
+        self, args: argparse.Namespace, server: LlamaServer | None, versions: dict[str, str]
+    ) -> None:
         self.args = args
+        self.versions = versions
         self.server = server
         self.model = f"openai-compat:{server.base_url}#{MODEL_ALIAS}" if server else args.model
         self.aider: Path | None = None
@@ -112,6 +120,7 @@ class Bench:
         return {
             "task_id": task.task_id,
             "tool": tool,
+            "version": self.versions[tool],
             "passed": passed,
             **row,
             "model": self.model if tool == "patchwright" else f"openai/{MODEL_ALIAS}",
@@ -153,6 +162,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--timeout", type=float, default=600, help="seconds per task and tool")
     parser.add_argument("--out", type=Path, default=None)
     parser.add_argument("--report-only", action="store_true")
+    parser.add_argument("--mixed-versions", action="store_true", help="resume --out although its rows came from another patchwright commit (or Aider release)")  # fmt: skip
     parser.add_argument("--common", action="store_true", help="report only the tasks every tool has run (an interrupted --tool both)")  # fmt: skip
     parser.add_argument(
         "--keep-records",
@@ -179,7 +189,7 @@ def out_path(args: argparse.Namespace) -> Path:
     name = f"tasks-{args.tasks.stem}-{args.framing}-{args.strategy}-{args.edit_format}-k{args.candidates}"
     if args.serve:  # the embedded runs keep their old name (and resume)
         name += f"-served-it{args.max_iter}{'' if args.commits else '-nocommit'}"
-    return CACHE / f"{name}.jsonl"
+    return RESULTS / f"{name}.jsonl"
 
 
 def main() -> None:
@@ -196,6 +206,14 @@ def main() -> None:
     tasks = load_tasks(args.tasks, args.framing)[args.offset : args.offset + args.limit]
     todo = [(t, tool) for t in tasks for tool in tools(args) if (tool, t.task_id) not in done]
     if todo and not args.report_only:
+        current = versions(tools(args))
+        clash = mixed(list(done.values()), current)
+        if clash and not args.mixed_versions:
+            sys.exit(
+                f"{out} holds rows from other versions:\n  "
+                + "\n  ".join(clash)
+                + "\nuse another --out, or --mixed-versions to add to it anyway"
+            )
         server = None
         if args.serve:
             from patchwright.llm import weights
@@ -204,7 +222,7 @@ def main() -> None:
             server = LlamaServer(gguf, cache=CACHE, logs=out, n_ctx=args.n_ctx)
             server.start()
         try:
-            bench = Bench(args, server)
+            bench = Bench(args, server, current)
             index = {t.task_id: i for i, t in enumerate(tasks, 1)}
             for task, tool in todo:
                 row = bench.run(tool, task)
@@ -224,14 +242,11 @@ def main() -> None:
     if args.common:
         tasks = [t for t in tasks if all((tool, t.task_id) in done for tool in tools(args))]
         print(f"the {len(tasks)} tasks every tool has run")
-    report(
-        [
-            done[(tool, t.task_id)]
-            for tool in tools(args)
-            for t in tasks
-            if (tool, t.task_id) in done
-        ]
-    )
+    shown = [
+        done[(tool, t.task_id)] for tool in tools(args) for t in tasks if (tool, t.task_id) in done
+    ]
+    print(f"versions: {summary(shown)}")
+    report(shown)
 
 
 if __name__ == "__main__":
