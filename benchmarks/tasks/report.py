@@ -103,6 +103,27 @@ def overlap(by_tool: dict[str, list[Row]]) -> str | None:
     )
 
 
+def paired_time(by_tool: dict[str, list[Row]]) -> str | None:
+    """The median over the tasks both tools ran of one's wall time over the other's: each pair
+    ran on one machine, one after the other, so the ratio holds when rows of a resumed run came
+    from machines of different speeds (their medians alone would not)."""
+    if len(by_tool) != 2:
+        return None
+    (a, rows_a), (b, rows_b) = by_tool.items()
+    secs_b = {r["task_id"]: float(r["seconds"]) for r in rows_b}
+    ratios = [
+        float(r["seconds"]) / secs_b[r["task_id"]]
+        for r in rows_a
+        if secs_b.get(r["task_id"], 0) > 0
+    ]
+    if not ratios:
+        return None
+    return (
+        f"wall time of {a} over {b}, task by task: median {statistics.median(ratios):.2f} "
+        f"({len(ratios)} tasks)"
+    )
+
+
 def report(rows: list[Row]) -> None:
     if not rows:
         print("no results")
@@ -117,9 +138,9 @@ def report(rows: list[Row]) -> None:
     for name in names:
         cells = "".join(columns[t].get(name, NA).ljust(widths[t]) for t in tools)
         print(name.ljust(width) + cells.rstrip())
-    line = overlap(by_tool)
-    if line:
-        print(line)
+    for line in (overlap(by_tool), paired_time(by_tool)):
+        if line:
+            print(line)
     if any(r.get("token_source") != "server" for r in rows):
         print("tokens: as the tool itself reported them (no server); speeds need the server")
 
