@@ -4,7 +4,7 @@ the code it is given — no CLI, no git, no subprocess."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from patchwright.agent.checker import Check
@@ -184,6 +184,38 @@ def test_an_unchanged_reply_is_not_kept_in_the_history_to_be_copied() -> None:
     assert OPTS.task in request
     assert "leaves every file exactly as it was" in request and "add(2, 3) == 5" in request
     assert s.messages[2]["content"] == FIXED
+
+
+BASELINE = "- failed: test_calc.py::test_add\n    assert add(2, 3) == 5 failed: got -1"
+
+
+def test_an_echo_is_told_that_what_fails_is_above_when_the_request_shows_it() -> None:
+    s, _, _ = solver([whole(BUGGY), FIXED])
+    s.messages[1]["content"] = f"task\n\nCurrently failing:\n{BASELINE}"
+    result = s.solve(replace(OPTS, failures=BASELINE))
+    assert result.outcome == "solved"
+    request = s.messages[1]["content"]
+    assert "leaves every file exactly as it was" in request and "What fails is above." in request
+    assert request.count("got -1") == 1  # the failing test once, not again in the feedback
+
+
+def test_an_echo_is_shown_what_fails_when_no_request_shows_it() -> None:
+    s, _, _ = solver([whole(BUGGY), FIXED])
+    assert s.solve(replace(OPTS, failures=BASELINE)).outcome == "solved"
+    request = s.messages[1]["content"]
+    assert f"What fails:\n{BASELINE}" in request and "is above" not in request
+
+
+def test_a_fresh_start_sends_the_first_request_as_it_was_before_an_echo_joined_it() -> None:
+    # an echo, a change that misses, that change again: a new conversation
+    s, _, _ = solver([whole(BUGGY), COMMENTED, COMMENTED, FIXED])
+    result = s.solve(replace(OPTS, max_iter=3))
+    assert (result.outcome, result.iterations) == ("solved", 2)
+    assert [m["role"] for m in s.messages] == ["system", "user", "assistant"]
+    fresh = s.messages[1]["content"]
+    assert fresh.startswith("task\n\nAn earlier answer to this was tried and failed:")
+    assert "leaves every file" not in fresh  # of a reply this conversation does not hold
+    assert "leaves every file" in s.history[1]["content"]  # the first conversation kept it
 
 
 def test_each_echo_replaces_the_last_ones_feedback_instead_of_piling_up() -> None:

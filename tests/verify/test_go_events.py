@@ -76,10 +76,11 @@ def test_a_test_the_binary_never_finished_is_an_error_that_says_so(tmp_path: Pat
 
 def test_a_package_that_does_not_build_is_one_build_case_naming_the_error(tmp_path: Path) -> None:
     root = module(tmp_path)
-    stderr = f"# {MOD}/calc\ncalc/calc.go:4:9: undefined: Sum\n"
+    stderr = f"# {MOD}/calc\ncalc/calc.go:4:9: undefined: Sum\ncalc/calc.go:5:2: undefined: Sum\n"
     run = read(root, events({"Action": "output", "Package": f"{MOD}/calc", "Output": "FAIL\t"
                              f"{MOD}/calc [build failed]\n"},
                             {"Action": "fail", "Package": f"{MOD}/calc"}), stderr)  # fmt: skip
     [case] = run.cases.values()
     assert (case.id, case.outcome) == ("calc::[build]", "error")
     assert case.message == "build failed: calc/calc.go:4: undefined: Sum"  # go's file:line
+    assert case.detail == "calc/calc.go:5: undefined: Sum"  # the first error once, not twice

@@ -161,6 +161,7 @@ def test_a_crate_that_does_not_compile_is_one_build_error_with_the_first_compile
         "build failed: error[E0425]: cannot find value `y` in this scope "
         "(crates/parser/src/lib.rs:2)"
     )
+    assert "cannot find value" not in first.detail  # the message says it; the detail goes on
     assert run.failing == {"crates/parser::[build]", "crates/parser::[build] #2"}
     assert run.cases["crates/parser::[build] #2"].message == "build failed"
 

@@ -229,8 +229,24 @@ class PipelineSolver:
         # its place is copied word for word by small models: the reply is dropped, and the
         # feedback joins the request it answered (see _add_feedback).
         self.messages.pop()
-        feedback = render(kind, task=self._goal(opts), done=opts.done, failures=self.last_failure)
+        shown = self._failures_in_view()
+        feedback = render(kind, task=self._goal(opts), done=opts.done, shown=shown,
+                          failures="" if shown else self.last_failure)  # fmt: skip
         return Attempt(kind=kind, feedback=feedback)
+
+    def _as_sent(self, message: Message) -> str:
+        """A request as it was first sent, before an echo's feedback joined it."""
+        base = self.echo_base
+        return base[1] if base is not None and base[0] is message else message["content"]
+
+    def _failures_in_view(self) -> bool:
+        """Whether what fails now is in this conversation's requests word for word (the first
+        request's failing tests, a repair's report): the feedback to an echo then points back
+        to it instead of sending it again (HumanEvalFix Go: three copies in one request)."""
+        text = self.last_failure.strip()
+        return bool(text) and any(
+            text in self._as_sent(m) for m in self.messages if m["role"] == "user"
+        )
 
     def _get_edits(self, opts: SolveOptions, iteration: int, *, sampled: bool) -> Attempt:
         """A reply whose edits apply. A failed reply is answered with feedback and retried
@@ -291,7 +307,9 @@ class PipelineSolver:
         it a small model answers with that change again, sampled or not (Exercism: 4 of the
         first 6 runs ended on three copies of one failed change)."""
         system, request = self.messages[:HEAD]
-        content = render("afresh", request=request["content"], failures=self.last_failure)
+        # the request as first sent: an echo's feedback joined to it speaks of a reply the new
+        # conversation does not hold
+        content = render("afresh", request=self._as_sent(request), failures=self.last_failure)
         self._new_conversation([system, {"role": "user", "content": content}])
         self.actions.append(
             {"iteration": iteration, "afresh": "the reply repeated a failed change"}

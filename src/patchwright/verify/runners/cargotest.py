@@ -94,9 +94,9 @@ def _read(run: TestRun, result: ExecResult, root: Path, merged: bool) -> None:
     crates = _crate_dirs(root) if state.errors else {}
     for crate, lines in state.errors:
         folder = crates.get(crate, crate)
-        message = f"build failed: {lines[0]}" if lines else "build failed"
+        message = f"build failed: {lines[0]}" if lines else "build failed"  # the rest: detail
         add_case(run, TestCase(f"{folder or '.'}::[build]", "error", folder, None, message,
-                               clip(lines, 14, 1800)))  # fmt: skip
+                               clip(lines[1:], 14, 1800)))  # fmt: skip
     for target, name, status in state.results:
         add_case(run, _case(target, name, status, state.sections, root))
     run.per_test = state.ran or bool(run.cases)

@@ -150,8 +150,10 @@ def _add_package(run: TestRun, root: Path, folder: str, pkg: _Package, errors: l
 
 
 def _build_case(folder: str, errors: list[str]) -> TestCase:
+    """The first compile error in the message, the rest in the detail (a repair prompt shows
+    both: the first error once, not twice)."""
     message = f"build failed: {errors[0]}" if errors else "build failed"
-    return TestCase(f"{folder or '.'}::[build]", "error", folder, None, message, clip(errors))
+    return TestCase(f"{folder or '.'}::[build]", "error", folder, None, message, clip(errors[1:]))
 
 
 def _failure(lines: list[str], root: Path, folder: str) -> tuple[str, str]:
