@@ -218,6 +218,27 @@ def test_a_fresh_start_sends_the_first_request_as_it_was_before_an_echo_joined_i
     assert "leaves every file" in s.history[1]["content"]  # the first conversation kept it
 
 
+@dataclass
+class SaysWhatIsUndefined(RunsTheCode):
+    """A NameError is a failed test run whose output names the name, as pytest's would."""
+
+    def check(self, touched: Sequence[str]) -> Check:
+        try:
+            return super().check(touched)
+        except NameError as exc:
+            return Check([GateResult("tests", "failed", output=f"E   NameError: {exc}")])
+
+
+def test_a_repair_names_the_line_the_change_deleted_that_defined_an_undefined_name() -> None:
+    s, disk, _ = solver([whole("def add(a, b):\n    return base + b\n"), FIXED])
+    disk.files["calc.py"] = "def add(a, b):\n    base = a\n    return base - b\n"
+    s.checker = SaysWhatIsUndefined(disk)
+    assert s.solve(OPTS).outcome == "solved"
+    repair = s.messages[3]["content"]
+    assert "name 'base' is not defined" in repair
+    assert "Your change removed `base = a` from calc.py, which defined `base`" in repair
+
+
 def test_each_echo_replaces_the_last_ones_feedback_instead_of_piling_up() -> None:
     s, _, _ = solver([whole(BUGGY), whole(BUGGY), FIXED])
     result = s.solve(OPTS)

@@ -27,6 +27,7 @@ from patchwright.agent.checker import Check
 from patchwright.agent.copy_stop import CopyStop
 from patchwright.agent.fit import HEAD, fitted
 from patchwright.agent.keeping import Declined, Keeper
+from patchwright.agent.lost_names import lost_definitions
 from patchwright.agent.pipeline_options import SolveOptions
 from patchwright.agent.prompts import render, restated
 from patchwright.agent.solve_types import Changes, StrategyOutcome, StrategyResult, Txn
@@ -398,7 +399,12 @@ class PipelineSolver:
         txn.rollback()
         why = "criterion not met" if check.gates_ok else "gates failed"
         self.bus.emit(TxnRollback(iteration=iteration, reason=why))
-        failures = "\n".join([*self.pending_notes, check.summary])
+        lost = lost_definitions(
+            check.summary,
+            {p: self.working.original(p) for p in changes},
+            {p: self.working.text(p) for p in changes},
+        )
+        failures = "\n".join([*self.pending_notes, check.summary, *lost])
         self.pending_notes.clear()
         self.last_failure = check.summary
         repair = render(

@@ -103,6 +103,10 @@ class WorkingCopy:
         original = self.originals[path]
         return None if original is None else original.text
 
+    def original(self, path: str) -> str | None:
+        """The file's text before any change (None: it did not exist)."""
+        return self._original_text(path)
+
     def text(self, path: str) -> str | None:
         return self.current[path] if path in self.current else self._original_text(path)
 

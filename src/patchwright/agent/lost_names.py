@@ -1,0 +1,69 @@
+"""A change that deleted what the code still uses.
+
+When a compiler, linter or test says a name is undefined and the rejected change removed the
+line that defined it, the repair prompt says so: "Your change removed `x := …` from main.go,
+which defined `x`". A small model told only ``undefined: current_string`` deleted the same
+declaration again in three repairs running (HumanEvalFix Go-1); the line it lost is what it
+needs to see.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+# what each toolchain says of a name it cannot find
+_UNDEFINED = [
+    re.compile(r"undefined: (\w+)"),  # go build, go vet
+    re.compile(r"[Uu]ndefined name [`'\"](\w+)[`'\"]"),  # ruff / pyflakes F821
+    re.compile(r"name '(\w+)' is not defined"),  # Python's NameError
+    re.compile(r"cannot find (?:value|function|type|struct|macro) `(\w+)`"),  # rustc
+    re.compile(r"Cannot find name '(\w+)'"),  # tsc
+    re.compile(r"ReferenceError: (\w+) is not defined"),  # node
+    re.compile(r"'(\w+)' is not defined"),  # eslint no-undef
+]
+_KEYWORDS = r"(?:def|class|func|fn|function|let(?:\s+mut)?|var|const|type|struct|enum|static)"
+MAX_NOTES = 3
+
+
+def undefined_names(report: str) -> list[str]:
+    """The names ``report`` says are undefined, first mention first."""
+    found: dict[str, None] = {}
+    for line in report.splitlines():
+        for pattern in _UNDEFINED:
+            for match in pattern.finditer(line):
+                found.setdefault(match.group(1))
+    return list(found)
+
+
+def _defines(line: str, name: str) -> bool:
+    """Whether ``line`` defines ``name``: after a defining keyword, or assigned to."""
+    word = re.escape(name)
+    return bool(
+        re.search(rf"\b{_KEYWORDS}\s+{word}\b", line)
+        or re.match(rf"\s*{word}\s*(?::=|=(?!=)|:[^=\n]*=(?!=))", line)
+    )
+
+
+def lost_definitions(
+    report: str, before: Mapping[str, str | None], after: Mapping[str, str | None]
+) -> list[str]:
+    """A note for each name ``report`` calls undefined whose defining line the change from
+    ``before`` to ``after`` (path → text; None: no such file) removed."""
+    notes: list[str] = []
+    for name in undefined_names(report):
+        for path in sorted(after):
+            old = before.get(path)
+            if old is None:
+                continue
+            kept = set((after[path] or "").splitlines())
+            gone = [x for x in old.splitlines() if x not in kept and _defines(x, name)]
+            if gone:
+                notes.append(
+                    f"Your change removed `{gone[0].strip()}` from {path}, which defined "
+                    f"`{name}`; the code still uses `{name}`. Keep that line."
+                )
+                break
+        if len(notes) == MAX_NOTES:
+            break
+    return notes

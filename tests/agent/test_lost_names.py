@@ -1,0 +1,72 @@
+"""A repair names the line a change deleted when the toolchain says what it defined is
+undefined now."""
+
+from __future__ import annotations
+
+from patchwright.agent.lost_names import lost_definitions, undefined_names
+
+GO_BEFORE = """package main
+
+func Groups(s string) []string {
+    result := make([]string, 0)
+    current := make([]rune, 0)
+    for _, c := range s {
+        current = append(current, c)
+    }
+    return append(result, string(current))
+}
+"""
+GO_AFTER = GO_BEFORE.replace("    current := make([]rune, 0)\n", "")
+
+
+def test_a_go_build_error_on_a_deleted_declaration_names_the_line() -> None:
+    report = "build failed: main.go:6: undefined: current\nmain.go:7: undefined: current"
+    notes = lost_definitions(report, {"main.go": GO_BEFORE}, {"main.go": GO_AFTER})
+    assert notes == [
+        "Your change removed `current := make([]rune, 0)` from main.go, which defined "
+        "`current`; the code still uses `current`. Keep that line."
+    ]
+
+
+def test_each_toolchains_words_for_an_undefined_name_are_read() -> None:
+    report = "\n".join([
+        "calc.py:3:12: F821 Undefined name `total`",
+        "E   NameError: name 'helper' is not defined",
+        "error[E0425]: cannot find value `count` in this scope",
+        "src/a.ts(3,1): error TS2304: Cannot find name 'widget'.",
+        "ReferenceError: sum is not defined",
+        "undefined: total",
+    ])  # fmt: skip
+    assert undefined_names(report) == ["total", "helper", "count", "widget", "sum"]
+
+
+def test_python_and_rust_definitions_are_recognised() -> None:
+    before = {
+        "calc.py": "def helper(x):\n    return x\n\ntotal: int = 0\nvalue = helper(total)\n",
+        "src/lib.rs": "fn f() -> i32 {\n    let mut count = 1;\n    count\n}\n",
+    }
+    after = {
+        "calc.py": "value = helper(total)\n",
+        "src/lib.rs": "fn f() -> i32 {\n    count\n}\n",
+    }
+    report = (
+        "calc.py:1:9: F821 Undefined name `helper`\ncalc.py:1:16: F821 Undefined name `total`\n"
+        "error[E0425]: cannot find value `count` in this scope"
+    )
+    assert [n.split("`")[1] for n in lost_definitions(report, before, after)] == [
+        "def helper(x):",
+        "total: int = 0",
+        "let mut count = 1;",
+    ]
+
+
+def test_no_note_for_a_name_the_change_did_not_delete() -> None:
+    # a misspelt new name, a declaration still there, a comparison that defines nothing
+    before = {"main.go": "package main\n\nfunc F(x int) bool {\n    return x == limit\n}\n"}
+    after = {"main.go": "package main\n\nfunc F(x int) bool {\n    return x == limti\n}\n"}
+    assert lost_definitions("main.go:4: undefined: limti", before, after) == []
+    assert lost_definitions("main.go:4: undefined: limit", before, after) == []
+    assert (
+        lost_definitions("undefined: current", {"main.go": GO_BEFORE}, {"main.go": GO_BEFORE}) == []
+    )
+    assert lost_definitions("undefined: x", {"new.go": None}, {"new.go": "package main\n"}) == []
