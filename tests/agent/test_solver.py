@@ -239,6 +239,29 @@ def test_a_repair_names_the_line_the_change_deleted_that_defined_an_undefined_na
     assert "Your change removed `base = a` from calc.py, which defined `base`" in repair
 
 
+@dataclass
+class TypeChecks(RunsTheCode):
+    """A type checker that turns down multiplication, naming the line as mypy would."""
+
+    def check(self, touched: Sequence[str]) -> Check:
+        if "a * b" in self.disk.files["calc.py"]:
+            return Check([GateResult("types", "failed", output="calc.py:2: error: not a sum")])
+        return super().check(touched)
+
+
+def test_the_line_an_error_points_at_is_quoted_in_the_repair_and_in_a_fresh_start() -> None:
+    times = whole("def add(a, b):\n    return a * b\n")
+    s, disk, _ = solver([times, times, FIXED])
+    s.checker = TypeChecks(disk)
+    result = s.solve(replace(OPTS, max_iter=3))
+    assert (result.outcome, result.iterations) == ("solved", 2)
+    quoted = "Where those errors point in the change:\n- calc.py:2: `return a * b`"
+    repair = s.history[3]["content"]
+    assert "calc.py:2: error: not a sum" in repair and quoted in repair
+    fresh = s.messages[1]["content"]  # after the repeat: the change is not shown, its line is
+    assert "An earlier answer to this was tried and failed:" in fresh and quoted in fresh
+
+
 def test_each_echo_replaces_the_last_ones_feedback_instead_of_piling_up() -> None:
     s, _, _ = solver([whole(BUGGY), whole(BUGGY), FIXED])
     result = s.solve(OPTS)

@@ -29,6 +29,7 @@ from patchwright.agent.fit import HEAD, fitted
 from patchwright.agent.keeping import Declined, Keeper
 from patchwright.agent.lost_names import lost_definitions
 from patchwright.agent.pipeline_options import SolveOptions
+from patchwright.agent.pointed_lines import where
 from patchwright.agent.prompts import render, restated
 from patchwright.agent.solve_types import Changes, StrategyOutcome, StrategyResult, Txn
 from patchwright.agent.working_copy import Attempt, AttemptKind, WorkingCopy
@@ -399,14 +400,10 @@ class PipelineSolver:
         txn.rollback()
         why = "criterion not met" if check.gates_ok else "gates failed"
         self.bus.emit(TxnRollback(iteration=iteration, reason=why))
-        lost = lost_definitions(
-            check.summary,
-            {p: self.working.original(p) for p in changes},
-            {p: self.working.text(p) for p in changes},
-        )
-        failures = "\n".join([*self.pending_notes, check.summary, *lost])
+        report, lost = self._what_failed(check, changes)
+        failures = "\n".join([*self.pending_notes, report, *lost])
         self.pending_notes.clear()
-        self.last_failure = check.summary
+        self.last_failure = report  # a fresh start is told this, without the change
         repair = render(
             "repair",
             task=self._goal(opts),
@@ -419,3 +416,11 @@ class PipelineSolver:
         self.messages.append({"role": "user", "content": repair})
         self.actions.append({"iteration": iteration, "gates": why, "summary": check.summary})
         self.on_step(self.history, self.actions)
+
+    def _what_failed(self, check: Check, changes: Changes) -> tuple[str, list[str]]:
+        """A rejected change's report with the lines of the change its errors point at, and
+        a note for each definition the change deleted that the code still uses."""
+        after = {p: self.working.text(p) for p in changes}
+        before = {p: self.working.original(p) for p in changes}
+        report = "\n".join(x for x in (check.summary, where(check.summary, after)) if x)
+        return report, lost_definitions(check.summary, before, after)
