@@ -262,6 +262,16 @@ def test_the_line_an_error_points_at_is_quoted_in_the_repair_and_in_a_fresh_star
     assert "An earlier answer to this was tried and failed:" in fresh and quoted in fresh
 
 
+def test_a_fresh_start_begins_from_the_files_as_they_are_not_from_the_failed_change() -> None:
+    with_extra = COMMENTED + "\nextra.py\n```python\nX = 1\n```\n"
+    s, disk, _ = solver([with_extra, with_extra, FIXED])
+    result = s.solve(replace(OPTS, max_iter=3))
+    assert (result.outcome, result.iterations) == ("solved", 2)
+    assert s.messages[1]["content"].startswith("task\n\nAn earlier answer")  # a fresh start
+    # the file the failed change made is not carried into the kept one
+    assert disk.kept == [{"calc.py": "def add(a, b):\n    return a + b\n"}]
+
+
 def test_each_echo_replaces_the_last_ones_feedback_instead_of_piling_up() -> None:
     s, _, _ = solver([whole(BUGGY), whole(BUGGY), FIXED])
     result = s.solve(OPTS)

@@ -313,6 +313,11 @@ class PipelineSolver:
         # conversation does not hold
         content = render("afresh", request=self._as_sent(request), failures=self.last_failure)
         self._new_conversation([system, {"role": "user", "content": content}])
+        # the files as the new conversation shows them: a failed change's files, a file it
+        # made among them, are not carried into the next (HumanEvalFix Go-4: a test file the
+        # model wrote failed gofmt in every later attempt that did not send it)
+        self.working.reset()
+        self.pending_notes.clear()
         self.actions.append(
             {"iteration": iteration, "afresh": "the reply repeated a failed change"}
         )
