@@ -27,9 +27,8 @@ from patchwright.agent.checker import Check
 from patchwright.agent.copy_stop import CopyStop
 from patchwright.agent.fit import HEAD, fitted
 from patchwright.agent.keeping import Declined, Keeper
-from patchwright.agent.lost_names import lost_definitions
 from patchwright.agent.pipeline_options import SolveOptions
-from patchwright.agent.pointed_lines import where
+from patchwright.agent.pointed_lines import rejection_report
 from patchwright.agent.prompts import render, restated
 from patchwright.agent.solve_types import Changes, StrategyOutcome, StrategyResult, Txn
 from patchwright.agent.working_copy import Attempt, AttemptKind, WorkingCopy
@@ -139,8 +138,6 @@ class PipelineSolver:
             return opts
         self._new_conversation(list(focus.messages))
         self.conversation_started = False
-        self.pending_notes.clear()
-        self.working.reset()
         self.bus.emit(EditRefocused(iteration=iteration, definition=focus.definition,
                                     path=focus.path))  # fmt: skip
         self.actions.append(
@@ -313,20 +310,20 @@ class PipelineSolver:
         # conversation does not hold
         content = render("afresh", request=self._as_sent(request), failures=self.last_failure)
         self._new_conversation([system, {"role": "user", "content": content}])
-        # the files as the new conversation shows them: a failed change's files, a file it
-        # made among them, are not carried into the next (HumanEvalFix Go-4: a test file the
-        # model wrote failed gofmt in every later attempt that did not send it)
-        self.working.reset()
-        self.pending_notes.clear()
         self.actions.append(
             {"iteration": iteration, "afresh": "the reply repeated a failed change"}
         )
 
     def _new_conversation(self, messages: list[Message]) -> None:
-        """Go on in ``messages``; the conversation left stays in the record (``history``)."""
+        """Go on in ``messages`` from the files as they are; the conversation left stays in
+        the record (``history``). A failed change's files — one it made among them — are not
+        carried into the new one (HumanEvalFix Go-4: a test file the model wrote failed gofmt
+        in every later attempt that did not send it)."""
         self.earlier.extend(self.messages)
         self.messages[:] = messages
         self.echo_base = None
+        self.pending_notes.clear()
+        self.working.reset()
 
     def _add_feedback(self, text: str) -> None:
         """The feedback as the next request; after a dropped echo, added to the request the
@@ -405,7 +402,11 @@ class PipelineSolver:
         txn.rollback()
         why = "criterion not met" if check.gates_ok else "gates failed"
         self.bus.emit(TxnRollback(iteration=iteration, reason=why))
-        report, lost = self._what_failed(check, changes)
+        report, lost = rejection_report(
+            check.summary,
+            {p: self.working.original(p) for p in changes},
+            {p: self.working.text(p) for p in changes},
+        )
         failures = "\n".join([*self.pending_notes, report, *lost])
         self.pending_notes.clear()
         self.last_failure = report  # a fresh start is told this, without the change
@@ -421,11 +422,3 @@ class PipelineSolver:
         self.messages.append({"role": "user", "content": repair})
         self.actions.append({"iteration": iteration, "gates": why, "summary": check.summary})
         self.on_step(self.history, self.actions)
-
-    def _what_failed(self, check: Check, changes: Changes) -> tuple[str, list[str]]:
-        """A rejected change's report with the lines of the change its errors point at, and
-        a note for each definition the change deleted that the code still uses."""
-        after = {p: self.working.text(p) for p in changes}
-        before = {p: self.working.original(p) for p in changes}
-        report = "\n".join(x for x in (check.summary, where(check.summary, after)) if x)
-        return report, lost_definitions(check.summary, before, after)

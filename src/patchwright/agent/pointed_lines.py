@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from patchwright.agent.lost_names import lost_definitions
+
 _REF = re.compile(
     r"(?P<path>[\w./-]+\.\w+):(?P<line>\d+)"  # go, rustc, ruff, mypy, tsc, node: path:line
     r"|File \"(?P<pypath>[^\"]+)\", line (?P<pyline>\d+)"  # a Python traceback
@@ -44,3 +46,12 @@ def where(report: str, texts: Mapping[str, str | None]) -> str:
     """The heading and the quoted lines, or "" when the report points at none of them."""
     found = pointed_lines(report, texts)
     return "\n".join([HEADING, *(f"- {x}" for x in found)]) if found else ""
+
+
+def rejection_report(
+    summary: str, before: Mapping[str, str | None], after: Mapping[str, str | None]
+) -> tuple[str, list[str]]:
+    """A rejected change's report (``summary`` and the lines of the change its errors point
+    at), and a note for each definition the change deleted that the code still uses."""
+    report = "\n".join(x for x in (summary, where(summary, after)) if x)
+    return report, lost_definitions(summary, before, after)
