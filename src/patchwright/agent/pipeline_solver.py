@@ -24,6 +24,7 @@ from typing import Any, Protocol
 
 from patchwright import interrupts
 from patchwright.agent.checker import Check
+from patchwright.agent.conversation import Conversation
 from patchwright.agent.copy_stop import CopyStop
 from patchwright.agent.fit import HEAD, fitted
 from patchwright.agent.keeping import Declined, Keeper
@@ -95,7 +96,7 @@ class PipelineSolver:
     bus: EventBus
     keeper: Keeper
     on_token: Callable[[str], None] | None = None
-    messages: list[Message] = field(default_factory=list)
+    conversation: Conversation = field(default_factory=Conversation)
     actions: list[dict[str, Any]] = field(default_factory=list)
     on_step: Trajectory = lambda messages, actions: None  # the trajectory, after each step
     pending_notes: list[str] = field(default_factory=list)
@@ -104,8 +105,6 @@ class PipelineSolver:
     last_failure: str = ""  # what still fails: the baseline's report, then the last rejection's
     retries: int = 0
     replies: int = 0
-    echo_base: tuple[Message, str] | None = None  # a request echoes were answered in, as sent
-    earlier: list[Message] = field(default_factory=list)  # the conversations left by a refocus
     repeats: int = 0  # replies in a row that repeated a change verification turned down
     conversation_started: bool = False  # this conversation has had a reply (a refocus resets)
 
@@ -127,9 +126,14 @@ class PipelineSolver:
         return self._tally(StrategyResult("failed", opts.max_iter, reason=self._failure_reason()))
 
     @property
+    def messages(self) -> list[Message]:
+        """The conversation's messages as the next request sends them."""
+        return self.conversation.messages
+
+    @property
     def history(self) -> list[Message]:
         """Every message of the run, those of a conversation left by a refocus first."""
-        return [*self.earlier, *self.messages]
+        return self.conversation.history
 
     def _refocused(self, opts: SolveOptions, iteration: int) -> SolveOptions:
         """After a failed iteration, ``opts.refocus``'s fresh conversation (once)."""
@@ -226,26 +230,12 @@ class PipelineSolver:
             return attempt
         # An echo left in the history invites the next reply to copy it again, and a note in
         # its place is copied word for word by small models: the reply is dropped, and the
-        # feedback joins the request it answered (see _add_feedback).
+        # feedback joins the request it answered (Conversation.add_feedback).
         self.messages.pop()
-        shown = self._failures_in_view()
+        shown = self.conversation.shows(self.last_failure)
         feedback = render(kind, task=self._goal(opts), done=opts.done, shown=shown,
                           failures="" if shown else self.last_failure)  # fmt: skip
         return Attempt(kind=kind, feedback=feedback)
-
-    def _as_sent(self, message: Message) -> str:
-        """A request as it was first sent, before an echo's feedback joined it."""
-        base = self.echo_base
-        return base[1] if base is not None and base[0] is message else message["content"]
-
-    def _failures_in_view(self) -> bool:
-        """Whether what fails now is in this conversation's requests word for word (the first
-        request's failing tests, a repair's report): the feedback to an echo then points back
-        to it instead of sending it again (HumanEvalFix Go: three copies in one request)."""
-        text = self.last_failure.strip()
-        return bool(text) and any(
-            text in self._as_sent(m) for m in self.messages if m["role"] == "user"
-        )
 
     def _get_edits(self, opts: SolveOptions, iteration: int, *, sampled: bool) -> Attempt:
         """A reply whose edits apply. A failed reply is answered with feedback and retried
@@ -293,7 +283,7 @@ class PipelineSolver:
             if attempt.kind == "repeated" and not sampled and len(self.messages) > HEAD:
                 self._start_afresh(iteration)
             else:
-                self._add_feedback(self._feedback(attempt, opts, cut_off))
+                self.conversation.add_feedback(self._feedback(attempt, opts, cut_off))
             if sampled or self.retries >= opts.free_retries or self.repeats >= opts.max_repeats:
                 return attempt
             self.retries += 1
@@ -308,7 +298,9 @@ class PipelineSolver:
         system, request = self.messages[:HEAD]
         # the request as first sent: an echo's feedback joined to it speaks of a reply the new
         # conversation does not hold
-        content = render("afresh", request=self._as_sent(request), failures=self.last_failure)
+        content = render(
+            "afresh", request=self.conversation.as_sent(request), failures=self.last_failure
+        )
         self._new_conversation([system, {"role": "user", "content": content}])
         self.actions.append(
             {"iteration": iteration, "afresh": "the reply repeated a failed change"}
@@ -319,22 +311,9 @@ class PipelineSolver:
         the record (``history``). A failed change's files — one it made among them — are not
         carried into the new one (HumanEvalFix Go-4: a test file the model wrote failed gofmt
         in every later attempt that did not send it)."""
-        self.earlier.extend(self.messages)
-        self.messages[:] = messages
-        self.echo_base = None
+        self.conversation.restart(messages)
         self.pending_notes.clear()
         self.working.reset()
-
-    def _add_feedback(self, text: str) -> None:
-        """The feedback as the next request; after a dropped echo, added to the request the
-        echo answered instead (a later echo's feedback replaces an earlier one's there)."""
-        last = self.messages[-1] if self.messages else None
-        if last is None or last["role"] != "user":
-            self.messages.append({"role": "user", "content": text})
-            return
-        if self.echo_base is None or self.echo_base[0] is not last:
-            self.echo_base = (last, last["content"])
-        last["content"] = f"{self.echo_base[1]}\n\n{text}"
 
     def _feedback(self, attempt: Attempt, opts: SolveOptions, cut_off: bool) -> str:
         if attempt.kind != "no_edits":
