@@ -27,6 +27,10 @@ def make_tree(root: Path) -> None:
         "myenv/pyvenv.cfg": "home = /usr\n",
         "myenv/lib/thing.py": "x\n",
         "src/__pycache__/app.cpython-311.pyc": "bytecode\n",
+        # cargo's target/ (made by a baseline `cargo test` where no .gitignore names it)
+        "target/CACHEDIR.TAG": "Signature: 8a477f597d28d172789f06886806bc55\n# by cargo\n",
+        "target/debug/deps/app-1c80.d": "src/lib.rs:\n",
+        "notes2/CACHEDIR.TAG": "no signature: not a cache\n",
         ".patchwright/undo/x/manifest.json": "{}\n",
         "README.md": "# hi\n",
     }
@@ -41,6 +45,7 @@ EXPECTED = [
     ".patchwrightignore",
     "README.md",
     "logo.png",
+    "notes2/CACHEDIR.TAG",
     "src/.gitignore",
     "src/app.py",
     "src/gen/keep.txt",

@@ -3,7 +3,9 @@
 Listing honours ``.gitignore`` at every level — through ``git ls-files`` in a repository,
 through pathspec's gitignore rules otherwise — plus ``.patchwrightignore`` (gitignore
 syntax, at the root) and built-in ignores (VCS folders, virtualenvs, ``node_modules``,
-caches, ``.patchwright/``). Each file carries its size and whether it is binary or over
+caches, ``.patchwright/``) and folders that say they are generated: a virtualenv
+(``pyvenv.cfg``) or a tagged cache (``CACHEDIR.TAG``, https://bford.info/cachedir/ — cargo's
+``target/`` among them, which a Rust task's own baseline test run creates). Each file carries its size and whether it is binary or over
 the per-file cap; :func:`read_context_files` applies the per-file and total caps and says
 what it skipped and why.
 """
@@ -44,6 +46,18 @@ BUILTIN_IGNORES: tuple[str, ...] = (
     ".DS_Store", "Thumbs.db",
 )  # fmt: skip
 _SNIFF = 8000
+_CACHEDIR_SIGNATURE = b"Signature: 8a477f597d28d172789f06886806bc55"
+
+
+def _generated(folder: Path) -> bool:
+    """A virtualenv, or a folder tagged as a cache (cargo's ``target/``, pytest's cache)."""
+    if (folder / "pyvenv.cfg").exists():
+        return True
+    try:
+        with (folder / "CACHEDIR.TAG").open("rb") as tag:
+            return tag.read(len(_CACHEDIR_SIGNATURE)) == _CACHEDIR_SIGNATURE
+    except OSError:
+        return False
 
 
 @dataclass(frozen=True)
@@ -123,7 +137,7 @@ def _walk(root: Path, rules: _Rules, use_gitignore: bool) -> Iterator[str]:
         for name in sorted(dirs):
             rel = f"{rel_dir}/{name}" if rel_dir else name
             full = Path(current) / name
-            if full.is_symlink() or (full / "pyvenv.cfg").exists():
+            if full.is_symlink() or _generated(full):
                 continue
             if not rules.ignored(rel, True):
                 keep.append(name)
@@ -134,12 +148,12 @@ def _walk(root: Path, rules: _Rules, use_gitignore: bool) -> Iterator[str]:
                 yield rel
 
 
-def _in_venv(root: Path, rel: str, cache: dict[str, bool]) -> bool:
+def _in_generated(root: Path, rel: str, cache: dict[str, bool]) -> bool:
     parts = rel.split("/")[:-1]
     for i in range(1, len(parts) + 1):
         folder = "/".join(parts[:i])
         if folder not in cache:
-            cache[folder] = (root / folder / "pyvenv.cfg").exists()
+            cache[folder] = _generated(root / folder)
         if cache[folder]:
             return True
     return False
@@ -155,14 +169,14 @@ def _candidates(root: Path, rules: _Rules, use_git: bool) -> list[str]:
             listed = None
         if listed is not None:
             prefix = "" if top == root else root.relative_to(top).as_posix() + "/"
-            venvs: dict[str, bool] = {}
+            generated: dict[str, bool] = {}
             paths = [p[len(prefix) :] for p in listed if p.startswith(prefix)]
             return [
                 p
                 for p in paths
                 if not rules.ignored(p, False)
                 and not any(rules.ignored(d, True) for d in _parents(p))
-                and not _in_venv(root, p, venvs)
+                and not _in_generated(root, p, generated)
             ]
     return list(_walk(root, rules, use_gitignore=True))
 
