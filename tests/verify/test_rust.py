@@ -108,6 +108,23 @@ def test_a_change_that_does_not_compile_is_refused_by_cargo_check(
     assert "E0277" in tests.new_problems[0].detail
 
 
+def test_the_compilers_suggested_fix_reaches_the_repair_report(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    """HumanEvalFix Rust-2: told only "cannot find function `trunc`", the model guessed again;
+    rustc's help says how, and shows the line as its suggestion makes it."""
+    frac = "pub fn frac(x: f32) -> f32 {\n    x - x.trunc()\n}\n"
+    write({"Cargo.toml": CARGO, "src/lib.rs": frac})
+    base = baseline()
+    write({"src/lib.rs": frac.replace("x.trunc()", "trunc(x)")})
+    results = check(base, ["src/lib.rs"])
+    (problem,) = results["types"].new_problems
+    assert problem.code == "E0425"
+    assert problem.hint.startswith("help: use the `.` operator to call the method `trunc`")
+    assert problem.hint.endswith(": `x - x.trunc()`")
+    assert f"- {problem.render()}\n    {problem.hint}" in summarize_failures(list(results.values()))
+
+
 def test_old_errors_do_not_block_and_only_new_ones_do(
     repo: Path, write: Callable[..., None], baseline: Callable[..., Baseline]
 ) -> None:

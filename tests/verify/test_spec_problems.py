@@ -62,7 +62,7 @@ def test_a_problem_that_belongs_to_no_file_renders_without_an_empty_location() -
 def test_a_problem_as_a_dict_holds_every_field() -> None:
     p = lint("a.py", 2, "E9", "bad", detail="column 1")
     assert p.to_dict() == {"gate": "lint", "path": "a.py", "line": 2, "code": "E9",
-                           "message": "bad", "detail": "column 1"}  # fmt: skip
+                           "message": "bad", "detail": "column 1", "hint": ""}  # fmt: skip
     assert json.loads(json.dumps(p.to_dict())) == p.to_dict()
 
 

@@ -33,7 +33,8 @@ def status_label(status: str) -> str:
 
 @dataclass(frozen=True)
 class Problem:
-    """One finding of a gate. ``detail`` (assertion message, traceback tail) is not compared."""
+    """One finding of a gate. ``detail`` (assertion message, traceback tail) and ``hint``
+    (the tool's own suggested fix: rustc's ``help:``) are not compared."""
 
     gate: str
     path: str
@@ -41,6 +42,7 @@ class Problem:
     code: str | None
     message: str
     detail: str = ""
+    hint: str = ""
 
     @property
     def key(self) -> tuple[str, str, str, str]:

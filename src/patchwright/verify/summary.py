@@ -41,6 +41,8 @@ def summarize_failures(results: Sequence[GateResult]) -> str:
         parts.append(f"{r.name} gate failed with {count} new problem{'s' * (count != 1)}:")
         for p in r.new_problems[:MAX_PROBLEMS]:
             parts.append(f"- {p.render()}")
+            if p.hint:
+                parts.append(f"    {p.hint}")
             if p.detail and r.name in ("tests", "smoke"):
                 parts.append(_detail(p.detail))
         if count > MAX_PROBLEMS:

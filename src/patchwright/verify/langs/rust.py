@@ -5,7 +5,10 @@ Errors always count; warnings count only when the project configures clippy (``c
 ``.clippy.toml``, or ``[lints.clippy]`` / ``[workspace.lints.clippy]`` in ``Cargo.toml``) and
 then only clippy's own (``clippy::...``): a change must not fail for an unused variable in a
 project that never asked. A message's place is its primary span, relative to the repository;
-messages about files outside it (dependencies) are left out. A cargo that cannot load the
+messages about files outside it (dependencies) are left out. rustc's first ``help:`` (with the
+line as its suggestion would make it) is the problem's hint, shown in the repair prompt: told
+only "cannot find function `trunc`", a small model tries another guess; told "use the `.`
+operator to call the method `trunc` on `f32`: `number - number.trunc()`", it has the fix. A cargo that cannot load the
 project (a dependency missing offline, a manifest it rejects) gives no verdict.
 """
 
@@ -109,7 +112,38 @@ def _problem(item: dict[str, object], tree: Path, cwd: Path, warnings: bool) -> 
     message = str(item.get("message") or "").strip()
     rendered = str(item.get("rendered") or "")
     return Problem("types", rel, line if isinstance(line, int) else None,
-                   str(code) if code else "rustc", message, tail(rendered, 14, 1200))  # fmt: skip
+                   str(code) if code else "rustc", message, tail(rendered, 14, 1200),
+                   _hint(item))  # fmt: skip
+
+
+def _hint(item: dict[str, object]) -> str:
+    """The first ``help:`` child, with the line its suggestion makes when it rewrites one."""
+    children = item.get("children")
+    for child in children if isinstance(children, list) else []:
+        if not isinstance(child, dict) or child.get("level") != "help":
+            continue
+        text = " ".join(str(child.get("message") or "").split())
+        line = _suggested_line([s for s in child.get("spans") or [] if isinstance(s, dict)])
+        hint = f"help: {text}: `{line}`" if line else f"help: {text}"
+        return hint if text and len(hint) <= 400 else ""
+    return ""
+
+
+def _suggested_line(spans: list[dict[str, object]]) -> str:
+    """The source line with every suggested replacement applied, when all of them fall on
+    one line; empty otherwise."""
+    edits = [s for s in spans if isinstance(s.get("suggested_replacement"), str)]
+    lines = {(s.get("file_name"), s.get("line_start"), s.get("line_end")) for s in edits}
+    if len(lines) != 1 or next(iter(lines))[1] != next(iter(lines))[2]:
+        return ""
+    texts = edits[0].get("text")
+    source = texts[0].get("text") if isinstance(texts, list) and texts else None
+    if not isinstance(source, str):
+        return ""
+    for span in sorted(edits, key=lambda s: int(str(s.get("column_start"))), reverse=True):
+        start, end = int(str(span["column_start"])) - 1, int(str(span["column_end"])) - 1
+        source = source[:start] + str(span["suggested_replacement"]) + source[end:]
+    return source.strip()
 
 
 def _in_tree(file: str, tree: Path, cwd: Path) -> str | None:
