@@ -137,3 +137,25 @@ def test_a_broken_baseline_run_falls_back_to_the_test_files_the_task_names() -> 
     assert still is not None and still.remaining == [ADD.id]
     none_ran = evaluate(crit, failing(NOW), ["calc.py"], _never)
     assert none_ran is not None and not none_ran.met and "no test" in none_ran.report
+
+
+def test_with_the_users_command_a_failing_test_must_pass_not_stop_running() -> None:
+    """A Rust reply swapped `mod tests;` for a module of its own: the protected tests.rs no
+    longer compiled, and `cargo test` exited 0 without the failing test."""
+    crit = decide(baseline(failing(ADD, NOW)), "fix add", TEXTS, user_test_cmd="pytest -q")
+    assert crit.must_pass == {ADD.id, NOW.id}
+    only_now = {NOW.id: case(NOW.id, outcome="passed")}
+    unlinked = evaluate(crit, TestRun("pytest -q", 0, "", only_now, per_test=True), [], _never)
+    assert unlinked is not None and not unlinked.met
+    assert unlinked.remaining == [ADD.id]
+    assert "did not pass in it" in unlinked.report and ADD.id in unlinked.report
+    both = {**only_now, ADD.id: case(ADD.id, outcome="passed")}
+    passed = evaluate(crit, TestRun("pytest -q", 0, "", both, per_test=True), [], _never)
+    assert passed is not None and passed.met
+
+
+def test_without_per_test_outcomes_the_users_command_is_judged_by_its_exit_code() -> None:
+    crit = decide(baseline(TestRun("make t", 1, "boom")), "fix it", TEXTS, user_test_cmd="make t")
+    assert crit.must_pass == frozenset()
+    passed = evaluate(crit, TestRun("make t", 0, "ok"), [], _never)
+    assert passed is not None and passed.met

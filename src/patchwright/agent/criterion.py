@@ -3,7 +3,10 @@
 The gates ask "did anything get worse?"; the criterion asks "is the task done?". In order:
 
 * the user's test command (``--test-cmd`` or ``[run] test_cmd``) must exit 0, as Aider and
-  SWE-agent treat it; per-test outcomes, where the runner gives them, say what still fails;
+  SWE-agent treat it; per-test outcomes, where the runner gives them, say what still fails,
+  and the tests that failed before the change must pass in it — not merely stop running (a
+  Rust reply that swapped ``mod tests;`` for a module of its own would unlink the protected
+  ``src/tests.rs``, and the command would exit 0);
 * otherwise, with a detected runner that reports per-test outcomes, the **targets** — the
   baseline-failing tests related to the task (``related_tests``), plus any failing test whose
   traceback runs through a file the change touches or that ran, at baseline, a function the
@@ -51,6 +54,7 @@ class Criterion:
     notes: tuple[str, ...] = ()
     already_met: tuple[str, ...] = ()  # its commands that exit 0 before any change
     coverage_seconds: float = 0.0
+    must_pass: frozenset[str] = frozenset()  # with test_cmd: the tests failing before the change
 
     @property
     def defined(self) -> bool:
@@ -126,6 +130,7 @@ class Criterion:
             "unrelated_failures": list(self.unrelated),
             "covered_tests": sorted(self.covered),
             "coverage_seconds": round(self.coverage_seconds, 3),
+            "must_pass": sorted(self.must_pass),
             "notes": list(self.notes),
         }
 
@@ -157,7 +162,9 @@ def decide(
     failing = sorted(run.failing) if run else []
     if user_test_cmd:
         green = run is not None and run.exit_code == 0 and run.problem is None
-        criterion = Criterion(test_cmd=user_test_cmd, done_when=tuple(done_when))
+        known = run is not None and run.per_test and run.problem is None
+        criterion = Criterion(test_cmd=user_test_cmd, done_when=tuple(done_when),
+                              must_pass=frozenset(failing) if known else frozenset())  # fmt: skip
         return criterion.holding([user_test_cmd] if green else [])
     if run is None or not run.per_test or run.problem:
         named = _named_test_files(task, texts) if run is not None else frozenset()
@@ -242,7 +249,7 @@ def evaluate(
     this change (the outcome can only be unverified)."""
     verdicts: list[Verdict] = []
     if criterion.test_cmd:
-        verdicts.append(_test_command(criterion.test_cmd, run))
+        verdicts.append(_test_command(criterion.test_cmd, run, criterion.must_pass))
     else:
         targets = criterion.targets_for(touched, changed)
         if targets:
@@ -267,10 +274,16 @@ def evaluate(
     )
 
 
-def _test_command(cmd: str, run: TestRun | None) -> Verdict:
+def _test_command(cmd: str, run: TestRun | None, must_pass: frozenset[str]) -> Verdict:
     if run is None:
         return Verdict(False, [cmd], f"`{cmd}` did not run")
     if run.problem is None and run.exit_code == 0:
+        gone = sorted(t for t in must_pass if t not in run.passing) if run.per_test else []
+        if gone:
+            return Verdict(False, gone, (
+                f"`{cmd}` exits 0, but these tests, which failed before the change, did not pass "
+                f"in it (they no longer ran, or were skipped): {', '.join(gone[:SHOWN])}. Make "
+                "them pass; do not stop them from running."))  # fmt: skip
         return Verdict(True)
     failing = sorted(run.failing)
     if failing:

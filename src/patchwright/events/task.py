@@ -149,6 +149,7 @@ class CriterionDecided(Event):
     covered_tests: list[str]
     coverage_seconds: float
     notes: list[str]
+    must_pass: list[str]  # with test_cmd: the tests failing before the change
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -169,3 +169,39 @@ def test_a_rust_unit_test_in_the_codes_own_file_leaves_that_file_writable(
     assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
     assert out["criterion"]["targets"] == ["src/lib.rs::tests::add_works"]
     assert "    a + b" in (repo / "src/lib.rs").read_text()
+
+
+def test_unlinking_the_protected_rust_tests_does_not_count_as_passing_them(
+    tmp_path: Path, script: Script, shop: Any
+) -> None:
+    """HumanEvalFix's Rust layout (private functions, ``mod tests;`` reading src/tests.rs, no
+    .gitignore). A reply that swaps ``mod tests;`` for an empty module of its own makes
+    ``cargo test`` exit 0 with the task's test gone: that is not solved. Nor does the baseline
+    run's ``target/`` reach the model (its build files once did, and were edited)."""
+    if shutil.which("cargo") is None:
+        pytest.skip("cargo is not installed")
+    lib = "fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n\n#[cfg(test)]\nmod tests;\n"
+    tests = "use super::*;\n\n#[test]\nfn add_works() {\n    assert_eq!(add(2, 3), 5);\n}\n"
+    root = tmp_path / "hef"
+    root.mkdir()
+    cargo = CASES["rust"][0]["Cargo.toml"]
+    repo = shop.make_repo(root, {"Cargo.toml": cargo, "src/lib.rs": lib, "src/tests.rs": tests})
+    unlink = sr("src/lib.rs", "rust", "mod tests;", "mod tests {}")
+    code, out = shop.run(repo, TASK, script([unlink]), "--test-cmd", "cargo test --offline",
+                         "--max-iter", "1")  # fmt: skip
+    assert (code, out["outcome"]) == (1, "failed"), json.dumps(out)[:3000]
+    assert out["criterion"]["must_pass"] == ["src/lib.rs::tests::add_works"]
+    assert out["criterion"]["remaining"] == ["src/lib.rs::tests::add_works"]
+    assert (repo / "src/lib.rs").read_text() == lib
+    run_dir = next((repo / ".patchwright" / "runs").iterdir())
+    messages = json.loads((run_dir / "trajectory.json").read_text())["messages"]
+    assert not any("target/" in m["content"] for m in messages)
+    fix = sr("src/lib.rs", "rust", "    a - b", "    a + b")
+    relink = sr("src/lib.rs", "rust", "mod tests {}", "mod tests;")  # on top of the rejected one
+    replies = script([unlink, relink + fix, "fix(calc): add adds"])
+    code, out = shop.run(repo, TASK, replies, "--test-cmd", "cargo test --offline")
+    assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
+    run_dir = max((repo / ".patchwright" / "runs").iterdir())
+    messages = json.loads((run_dir / "trajectory.json").read_text())["messages"]
+    repair = messages[3]["content"]
+    assert "did not pass in it" in repair and "src/lib.rs::tests::add_works" in repair
