@@ -202,5 +202,22 @@ def judge(task: Task, repo: Path, timeout: float) -> bool:
         (repo / rel).parent.mkdir(parents=True, exist_ok=True)
         (repo / rel).write_text(text)
     limit = max(timeout, 4 * task.test_timeout)
-    done = run_bounded(python_cmd(task.judge), cwd=repo, timeout=limit, capture=False)
+    rust = task.language == "rust"
+    done = run_bounded(python_cmd(task.judge), cwd=repo, timeout=limit, capture=rust)
+    if rust and done.returncode == 0:
+        return every_rust_test_passed(task.hidden, done.stdout + done.stderr)
     return done.returncode == 0
+
+
+_RUST_TEST = re.compile(r"#\[test\]\s*(?:#\[[^\]]*\]\s*)*(?:pub\s+)?fn\s+(\w+)")
+
+
+def every_rust_test_passed(hidden: dict[str, str], output: str) -> bool:
+    """Each ``#[test]`` function of the task's test files said ``... ok``: restoring
+    HumanEvalFix's ``src/tests.rs`` proves nothing when the tool swapped the ``mod tests;``
+    that reads it for a module of its own (cargo test then exits 0 without it)."""
+    names = {
+        n for rel, text in hidden.items() if rel.endswith(".rs") for n in _RUST_TEST.findall(text)
+    }
+    passed = set(re.findall(r"^test (?:\S+::)?(\w+) \.\.\. ok$", output, re.M))
+    return names <= passed
