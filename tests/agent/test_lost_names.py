@@ -3,7 +3,7 @@ undefined now."""
 
 from __future__ import annotations
 
-from patchwright.agent.lost_names import lost_definitions, undefined_names
+from patchwright.agent.lost_names import lost_definitions, lost_test_modules, undefined_names
 
 GO_BEFORE = """package main
 
@@ -70,3 +70,26 @@ def test_no_note_for_a_name_the_change_did_not_delete() -> None:
         lost_definitions("undefined: current", {"main.go": GO_BEFORE}, {"main.go": GO_BEFORE}) == []
     )
     assert lost_definitions("undefined: x", {"new.go": None}, {"new.go": "package main\n"}) == []
+
+
+LIB = "fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n\n#[cfg(test)]\nmod tests;\n"
+GONE = (
+    "`cargo test --offline` exits 0, but these tests, which failed before the change, did not "
+    "pass in it (they no longer ran, or were skipped): src/lib.rs::tests::add_works."
+)
+
+
+def test_a_dropped_rust_test_module_line_is_named() -> None:
+    """Aider's HumanEvalFix Rust-2 reply sent lib.rs without `mod tests;`."""
+    dropped = "fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n"
+    (note,) = lost_test_modules(GONE, {"src/lib.rs": LIB}, {"src/lib.rs": dropped})
+    assert note.startswith("Your change removed `mod tests;` from src/lib.rs")
+    inlined = LIB.replace("mod tests;", "mod tests {}")
+    assert lost_test_modules(GONE, {"src/lib.rs": LIB}, {"src/lib.rs": inlined}) == [note]
+
+
+def test_no_note_when_the_module_line_stays_or_holds_no_named_test() -> None:
+    fixed = LIB.replace("a - b", "a + b")
+    assert lost_test_modules(GONE, {"src/lib.rs": LIB}, {"src/lib.rs": fixed}) == []
+    other = LIB.replace("mod tests;", "mod helpers;")
+    assert lost_test_modules(GONE, {"src/lib.rs": other}, {"src/lib.rs": "fn add() {}\n"}) == []

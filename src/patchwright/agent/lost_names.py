@@ -5,6 +5,11 @@ line that defined it, the repair prompt says so: "Your change removed `x := …`
 which defined `x`". A small model told only ``undefined: current_string`` deleted the same
 declaration again in three repairs running (HumanEvalFix Go-1); the line it lost is what it
 needs to see.
+
+The same holds for the line that links a test module in Rust: a whole-file reply that drops
+``mod tests;`` (or writes a module of its own in its place) leaves ``src/tests.rs`` uncompiled,
+and the task's tests no longer run. Aider's Rust-2 reply did exactly that and its
+``cargo test`` passed.
 """
 
 from __future__ import annotations
@@ -67,3 +72,28 @@ def lost_definitions(
         if len(notes) == MAX_NOTES:
             break
     return notes
+
+
+_RUST_MOD = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;")
+
+
+def lost_test_modules(
+    report: str, before: Mapping[str, str | None], after: Mapping[str, str | None]
+) -> list[str]:
+    """A note for each Rust ``mod NAME;`` the change removed where ``report`` names a test in
+    that module (``src/lib.rs::tests::…``) — the line that compiled the task's tests."""
+    notes: list[str] = []
+    for path in sorted(after):
+        old = before.get(path)
+        if old is None or not path.endswith(".rs"):
+            continue
+        kept = set((after[path] or "").splitlines())
+        for line in old.splitlines():
+            match = _RUST_MOD.match(line)
+            if match and line not in kept and f"::{match.group(1)}::" in report:
+                notes.append(
+                    f"Your change removed `{line.strip()}` from {path}: that line compiles "
+                    f"the `{match.group(1)}` module, the tests the task must pass, so they no "
+                    "longer ran. Keep that line as it is."
+                )
+    return notes[:MAX_NOTES]

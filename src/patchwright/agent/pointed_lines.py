@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from patchwright.agent.lost_names import lost_definitions
+from patchwright.agent.lost_names import lost_definitions, lost_test_modules
 
 _REF = re.compile(
     r"(?P<path>[\w./-]+\.\w+):(?P<line>\d+)"  # go, rustc, ruff, mypy, tsc, node: path:line
@@ -52,6 +52,8 @@ def rejection_report(
     summary: str, before: Mapping[str, str | None], after: Mapping[str, str | None]
 ) -> tuple[str, list[str]]:
     """A rejected change's report (``summary`` and the lines of the change its errors point
-    at), and a note for each definition the change deleted that the code still uses."""
+    at), and a note for each definition the change deleted that the code still uses (or the
+    Rust ``mod tests;`` that compiled the task's tests)."""
     report = "\n".join(x for x in (summary, where(summary, after)) if x)
-    return report, lost_definitions(summary, before, after)
+    lost = lost_definitions(summary, before, after) + lost_test_modules(summary, before, after)
+    return report, lost

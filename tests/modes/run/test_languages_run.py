@@ -205,3 +205,4 @@ def test_unlinking_the_protected_rust_tests_does_not_count_as_passing_them(
     messages = json.loads((run_dir / "trajectory.json").read_text())["messages"]
     repair = messages[3]["content"]
     assert "did not pass in it" in repair and "src/lib.rs::tests::add_works" in repair
+    assert "Your change removed `mod tests;` from src/lib.rs" in repair
