@@ -18,6 +18,7 @@ from pathlib import Path
 
 from patchwright.sandbox import ExecResult, Sandbox
 from patchwright.verify.runners import Plan, plan_for
+from patchwright.verify.runners.cargo_values import add_values
 from patchwright.verify.testmodel import TestCase, TestOutcome, TestRun, is_pytest
 from patchwright.verify.tools import describe_failure, repo_venv, scratch_dir, stable, tail
 
@@ -54,6 +55,8 @@ def run_tests(
     plan.read(run, result)
     if run.per_test:
         run.runner = plan.runner
+    if run.runner == "cargo":
+        add_values(run, root, sandbox, cmd, timeout)
     return run
 
 
