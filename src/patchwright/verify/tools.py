@@ -211,3 +211,46 @@ def said(output: str) -> str:
         elif not (_SESSION_HEADER.match(bare) or _NODE_VERSION.fullmatch(bare)):
             kept.append(line)
     return "\n".join(kept)
+
+
+TREE_MAX_FILES = 20_000
+TREE_MAX_BYTES = 512 * 1024 * 1024
+TREE_SKIP = frozenset({
+    ".git", ".patchwright", "target", ".venv", "venv", "__pycache__", ".mypy_cache",
+    ".pytest_cache", ".ruff_cache", ".tox", ".next", ".turbo", ".cache",
+})  # fmt: skip
+
+
+class TooLarge(Exception):
+    """The repository is too large to copy into a scratch folder."""
+
+
+def copy_tree(
+    root: Path, dest: Path, *, max_files: int = TREE_MAX_FILES, max_bytes: int = TREE_MAX_BYTES
+) -> None:
+    """A scratch copy of ``root`` in ``dest`` (emptied first) without VCS folders, build
+    output and caches; ``node_modules`` linked, not copied. Raises ``TooLarge`` (``dest``
+    removed) past ``max_files`` files or ``max_bytes`` bytes."""
+    shutil.rmtree(dest, ignore_errors=True)
+    dest.mkdir(parents=True)
+    files = total = 0
+    for folder, dirs, names in os.walk(root):
+        here = Path(folder)
+        rel = here.relative_to(root)
+        (dest / rel).mkdir(parents=True, exist_ok=True)
+        if "node_modules" in dirs:
+            (dest / rel / "node_modules").symlink_to(here / "node_modules")
+        dirs[:] = [d for d in dirs if d not in TREE_SKIP and d != "node_modules"]
+        for name in names:
+            source = here / name
+            if source.is_symlink():
+                continue
+            files += 1
+            try:
+                total += source.stat().st_size
+            except OSError:
+                continue
+            if files > max_files or total > max_bytes:
+                shutil.rmtree(dest, ignore_errors=True)
+                raise TooLarge(f"{files} files, {total} bytes")
+            shutil.copy2(source, dest / rel / name)

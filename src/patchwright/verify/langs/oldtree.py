@@ -14,23 +14,11 @@ text of every touched file — so that it is computed once per baseline.
 from __future__ import annotations
 
 import hashlib
-import os
 import shutil
 from pathlib import Path
 
 from patchwright.verify.context import GateContext
-from patchwright.verify.tools import scratch_dir
-
-MAX_FILES = 20_000
-MAX_BYTES = 512 * 1024 * 1024
-_SKIP = frozenset({
-    ".git", ".patchwright", "target", ".venv", "venv", "__pycache__", ".mypy_cache",
-    ".pytest_cache", ".ruff_cache", ".tox", ".next", ".turbo", ".cache",
-})  # fmt: skip
-
-
-class TooLarge(Exception):
-    """The repository is too large to copy for an old-tree check."""
+from patchwright.verify.tools import TooLarge, copy_tree, scratch_dir
 
 
 class OldTree:
@@ -66,31 +54,8 @@ def memo_key(ctx: GateContext, tool: str, where: str) -> tuple[str, str]:
 
 
 def _copy(ctx: GateContext) -> Path:
-    root = ctx.root
     dest = scratch_dir(ctx.sandbox, "old-tree")
-    shutil.rmtree(dest, ignore_errors=True)
-    dest.mkdir(parents=True)
-    files = total = 0
-    for folder, dirs, names in os.walk(root):
-        here = Path(folder)
-        rel = here.relative_to(root)
-        (dest / rel).mkdir(parents=True, exist_ok=True)
-        if "node_modules" in dirs:
-            (dest / rel / "node_modules").symlink_to(here / "node_modules")
-        dirs[:] = [d for d in dirs if d not in _SKIP and d != "node_modules"]
-        for name in names:
-            source = here / name
-            if source.is_symlink():
-                continue
-            files += 1
-            try:
-                total += source.stat().st_size
-            except OSError:
-                continue
-            if files > MAX_FILES or total > MAX_BYTES:
-                shutil.rmtree(dest, ignore_errors=True)
-                raise TooLarge(f"{files} files, {total} bytes")
-            shutil.copy2(source, dest / rel / name)
+    copy_tree(ctx.root, dest)
     for path in set(ctx.touched):
         target = dest / path
         if ctx.baseline.knows(path) and ctx.baseline.old_text(path) is None:

@@ -6,8 +6,8 @@ expression alone: "assertion failed: intersperse(…) == vec![…]", no value. p
 without it, it guesses (HumanEvalFix Rust-5: four guesses, none right). 74 of HumanEvalFix's
 123 Rust tasks assert this way.
 
-So for a few such failures the test runs once more in a scratch copy of the crate (the
-repository is never touched), that one line rewritten as ``assert_eq!(a, b)``, in its own
+So for a few such failures the test runs once more in a scratch copy of the crate
+(``copy_tree``, once per run; the repository is never touched), that one line rewritten as ``assert_eq!(a, b)``, in its own
 target folder kept for the run; the ``left``/``right`` it prints join the case's detail. A line
 that does not split cleanly at one top-level ``==``, or a copy that does not build, adds
 nothing.
@@ -15,7 +15,6 @@ nothing.
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 from dataclasses import replace
@@ -23,14 +22,13 @@ from pathlib import Path
 
 from patchwright.sandbox import Sandbox
 from patchwright.verify.testmodel import TestRun
-from patchwright.verify.tools import scratch_dir
+from patchwright.verify.tools import TooLarge, copy_tree, scratch_dir
 
 MAX_TESTS = 3
 MAX_FILES = 2000
 _ASSERT = "assertion failed: "
 _PANICKED = re.compile(r"panicked at (\S+?):(\d+)")
 _SIDES = re.compile(r"^\s*(left|right): (.*)$", re.M)
-_SKIP = shutil.ignore_patterns(".git", "target", ".patchwright", "node_modules")
 
 
 def as_assert_eq(line: str) -> str | None:
@@ -82,17 +80,6 @@ def _char_end(line: str, i: int) -> int:
     return i + m.end() if m else i
 
 
-def _small(root: Path) -> bool:
-    """At most :data:`MAX_FILES` files besides build output and VCS folders: cheap to copy."""
-    count = 0
-    for _, dirs, files in os.walk(root):
-        dirs[:] = [d for d in dirs if d not in (".git", "target", ".patchwright", "node_modules")]
-        count += len(files)
-        if count > MAX_FILES:
-            return False
-    return True
-
-
 def add_values(run: TestRun, root: Path, sandbox: Sandbox, cmd: str, timeout: float) -> None:
     """Add what each of the first few plain ``assert!(a == b)`` failures compared to its
     detail (see the module docstring)."""
@@ -104,30 +91,34 @@ def add_values(run: TestRun, root: Path, sandbox: Sandbox, cmd: str, timeout: fl
         and "left:" not in c.detail
         and not c.id.endswith("(doc test)")  # its line is in a comment; its name no filter
     ][:MAX_TESTS]
-    if not cases or not _small(root):
+    if not cases:
         return
     base = scratch_dir(sandbox, "cargo-values")
     copy = base / "crate"
+    try:
+        copy_tree(root, copy, max_files=MAX_FILES)
+    except TooLarge:
+        return
     for case in cases:
         where = _PANICKED.search(case.detail)
         if where is None:
             continue
         path, number = where.group(1), int(where.group(2))
         try:
-            lines = (root / path).read_text(encoding="utf-8").splitlines(keepends=True)
+            text = (root / path).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError):
             continue
+        lines = text.splitlines(keepends=True)
         rewritten = as_assert_eq(lines[number - 1]) if 0 < number <= len(lines) else None
         if rewritten is None:
             continue
-        shutil.rmtree(copy, ignore_errors=True)
-        shutil.copytree(root, copy, ignore=_SKIP, symlinks=True)
         lines[number - 1] = rewritten
         (copy / path).write_text("".join(lines), encoding="utf-8")
         name = case.id.split("::", 1)[1] if "::" in case.id else case.id
         argv = ["cargo", "test", *(["--offline"] if "--offline" in cmd else []), "--", name]
         env = {"CARGO_TARGET_DIR": str(base / "target")}
         result = sandbox.run(argv, cwd=copy, timeout=min(timeout, 180), extra_env=env)
+        (copy / path).write_text(text, encoding="utf-8")  # the next case's line, alone
         sides = dict(_SIDES.findall(result.stdout + "\n" + result.stderr))
         if "left" in sides and "right" in sides:
             seen = f"left: {sides['left'][:400]}\nright: {sides['right'][:400]}"
