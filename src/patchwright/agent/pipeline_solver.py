@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from patchwright import interrupts
+from patchwright.agent.candidates import Tried, rank
 from patchwright.agent.checker import Check
 from patchwright.agent.conversation import Conversation
 from patchwright.agent.copy_stop import CopyStop
@@ -70,21 +71,6 @@ class _Failed(Exception):
     def __init__(self, check: Check) -> None:
         super().__init__(check.summary)
         self.check = check
-
-
-@dataclass
-class _Tried:
-    """A candidate that was not kept: how far it got, and what it left in the conversation."""
-
-    rank: tuple[int, int]
-    messages: list[Message]
-    state: dict[str, str | None]
-
-
-def _rank(check: Check) -> tuple[int, int]:
-    if check.gates_ok and check.verdict is not None:
-        return (2, -len(check.verdict.remaining))  # no regression; the task not done yet
-    return (1, -sum(len(r.new_problems) for r in check.results))
 
 
 @dataclass
@@ -174,22 +160,22 @@ class PipelineSolver:
         """The kept (or skipped) change, or None: on to the next iteration, from the
         candidate that came closest."""
         start, state = len(self.messages), self.working.snapshot()
-        tried: list[_Tried] = []
+        tried: list[Tried] = []
         for k in range(opts.candidates):
             if k:
                 del self.messages[start:]
                 self.working.restore(state)
                 self.bus.emit(CandidateStart(iteration=iteration, candidate=k + 1))
             attempt = self._get_edits(opts, iteration, sampled=k > 0)
-            rank = (0, 0)
+            closeness = (0, 0)
             if attempt.ok:
                 try:
                     return self._verify_and_keep(opts, iteration, first=k == 0)
                 except _Failed as failed:
-                    rank = _rank(failed.check)
+                    closeness = rank(failed.check)
                 except Declined as declined:
                     return self._declined(opts, iteration, declined)
-            tried.append(_Tried(rank, self.messages[start:], self.working.snapshot()))
+            tried.append(Tried(closeness, self.messages[start:], self.working.snapshot()))
         if len(tried) > 1:  # carry on from the candidate that came closest
             best = max(tried, key=lambda t: t.rank)
             del self.messages[start:]
