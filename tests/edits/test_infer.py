@@ -118,3 +118,19 @@ def test_a_definition_two_files_have_is_not_placed() -> None:
 def test_without_shown_files_nothing_is_inferred() -> None:
     parsed = parse_reply(PATHLESS_SR, known_files=KNOWN)
     assert parsed.edits == [] and parsed.errors
+
+
+def test_a_shell_block_of_advice_does_not_stop_a_bare_whole_file_being_placed() -> None:
+    fixed = SOLUTION.replace("balance == 0", "balance < 0")
+    reply = (
+        f"Here is the updated code:\n\n```python\n{fixed}```\n\n"
+        "To verify, run the tests:\n\n```sh\npython -m pytest -q tests\n```\n"
+    )
+    (edit,) = parse_reply(reply, known_files=KNOWN, shown=SHOWN).edits
+    assert (edit.path, edit.kind, edit.replace) == ("solution.py", "whole", fixed)
+
+
+def test_a_shell_block_is_code_when_a_shown_file_is_a_script() -> None:
+    shown = {**SHOWN, "run.sh": "#!/bin/sh\necho hi\n"}
+    reply = f"```python\n{SOLUTION}```\n\n```sh\npython -m pytest -q\n```\n"
+    assert parse_reply(reply, known_files=sorted(shown), shown=shown).edits == []

@@ -28,6 +28,8 @@ _ATTR = re.compile(r"""\b(?:file|path|filename)\s*=\s*["']([^"']+)["']""", re.I)
 _TAG_PATH = re.compile(r"<(?:FILE|PATH)>\s*(.*?)\s*</(?:FILE|PATH)>", re.I | re.S)
 _TAG = {t: re.compile(rf"<{t}>(.*?)</{t}>", re.I | re.S) for t in ("SEARCH", "REPLACE")}
 _PROSE_PATH = re.compile(r"`([^`\s]+)`")
+_SHELL_INFOS = frozenset({"sh", "bash", "zsh", "shell", "console", "terminal", "shell-session"})
+_SCRIPT_SUFFIXES = (".sh", ".bash", ".zsh")
 _XML_TAGS = ("<search>", "</search>", "<replace>", "</replace>")
 
 
@@ -58,7 +60,7 @@ class _Parser:
     path: str = ""
     diff_path: str = ""
     fence: tuple[str, int, int] | None = None  # marker char, length, closing line
-    unnamed: list[str] = field(default_factory=list)  # code blocks that name no file
+    unnamed: list[tuple[str, str]] = field(default_factory=list)  # (info, code) naming no file
     open_ended: bool = False  # a later tail could also end the last block read
 
     def __post_init__(self) -> None:
@@ -233,7 +235,7 @@ class _Parser:
             self.edits.append(Edit(path, "whole", "", _text(body), "whole"))
             self.path = path
         elif end < len(self.lines) and any(x.strip() for x in body):
-            self.unnamed.append(_text(body))
+            self.unnamed.append((info.strip().lower(), _text(body)))
         return end + 1
 
 
@@ -268,8 +270,15 @@ def parse_reply(
                 f"edit block {n} names no file: put the file path on the line before it"
             )
     if not parser.edits:
-        _place_unnamed(parser.unnamed, shown, edits, notes)
+        _place_unnamed(_code_blocks(parser.unnamed, shown), shown, edits, notes)
     return ParsedReply(edits, parser.errors, notes)
+
+
+def _code_blocks(blocks: Sequence[tuple[str, str]], shown: Mapping[str, str] | None) -> list[str]:
+    """The unnamed blocks that may be code for a file: a shell block (```sh ... the test
+    command) is the reply's advice on running the tests — unless a shown file is a script."""
+    scripts = any(path.endswith(_SCRIPT_SUFFIXES) for path in shown or {})
+    return [code for info, code in blocks if scripts or info.partition(" ")[0] not in _SHELL_INFOS]
 
 
 def _place_unnamed(
