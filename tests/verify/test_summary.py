@@ -3,8 +3,14 @@ with its assertion and the tail of its traceback, a gate that could not run with
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+from patchwright.sandbox import Sandbox
+from patchwright.verify import run_tests
 from patchwright.verify.model import GateResult, Problem
-from patchwright.verify.summary import MAX_CHARS, MAX_PROBLEMS, summarize_failures
+from patchwright.verify.summary import MAX_CHARS, MAX_PROBLEMS, describe_tests, summarize_failures
+from patchwright.verify.testmodel import TestRun
 
 TRACE = "\n".join(f"  frame {i}" for i in range(20)) + "\nAssertionError: assert 50.0 == 150.0"
 
@@ -49,3 +55,54 @@ def test_the_whole_account_stays_under_its_budget() -> None:
     gates = [GateResult(f"gate{i}", "failed", huge) for i in range(3)]
     text = summarize_failures(gates)
     assert len(text) <= MAX_CHARS and text.endswith("... (truncated)")
+
+
+LUHN = """class Luhn:
+    def __init__(self, card_num):
+        self.card_num = card_num
+
+    def valid(self):
+        if not self.is_valid():
+            return False
+        return len(self.card_num) > 1
+"""
+LUHN_TESTS = """import unittest
+
+from luhn import Luhn
+
+
+class LuhnTest(unittest.TestCase):
+""" + "".join(
+    f"""    def test_{name}(self):
+        self.assertIs(Luhn("{number}").valid(), True)
+
+"""
+    for name, number in [("one", "059"), ("two", "59"), ("three", "091"), ("four", "8273")]
+)
+
+
+def luhn_run(repo: Path, sandbox: Sandbox, code: str, tests: str) -> TestRun:
+    (repo / "luhn.py").write_text(code)
+    (repo / "luhn_test.py").write_text(tests)
+    return run_tests(repo, sandbox, f"{sys.executable} -m pytest -q luhn_test.py", timeout=60)
+
+
+def test_tests_failing_with_one_error_raised_in_the_code_are_told_once_with_the_others_named(
+    repo: Path, sandbox: Sandbox
+) -> None:
+    own = "    def test_five(self):\n        self.assertEqual(1, 2)\n"
+    run = luhn_run(repo, sandbox, LUHN, LUHN_TESTS + own)
+    text = describe_tests(run, sorted(run.failing), limit=5)
+    assert text.count("AttributeError: 'Luhn' object has no attribute 'is_valid'") == 1
+    assert "The same error at luhn.py:6 in 3 more: test_one, test_three, test_two" in text
+    assert "- failed: luhn_test.py::LuhnTest::test_five" in text  # its own assertion: told apart
+    assert "^^^" not in text  # Python's carets under the failing call are not quoted
+
+
+def test_failures_at_the_tests_own_assertions_are_told_one_by_one(
+    repo: Path, sandbox: Sandbox
+) -> None:
+    run = luhn_run(repo, sandbox, LUHN.replace("not self.is_valid()", "True"), LUHN_TESTS)
+    text = describe_tests(run, sorted(run.failing), limit=3)
+    assert text.count("- failed: ") == 3 and text.endswith("- ... and 1 more")
+    assert "The same error" not in text

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from patchwright.verify.model import GateResult
-from patchwright.verify.testrun import TestRun
+from patchwright.verify.testmodel import TestCase
+from patchwright.verify.testrun import LOCATION, TestRun
 
 MAX_PROBLEMS = 12
 MAX_DETAIL_LINES = 8
@@ -57,13 +58,38 @@ def summarize_failures(results: Sequence[GateResult]) -> str:
 
 def describe_tests(run: TestRun, ids: Sequence[str], limit: int = MAX_PROBLEMS) -> str:
     """Failing tests with their message and traceback tail (the baseline's failure output);
-    past ``limit`` tests, only how many more there are."""
+    tests that fail with the same error at the same place in the code (not in the test) are
+    told once, with the names of the others; past ``limit`` failures told, only how many
+    more there are."""
+    groups: dict[object, list[str]] = {}  # a cause (or the test itself) → its tests
+    for test_id in ids:
+        groups.setdefault(same_cause(run.cases[test_id]) or test_id, []).append(test_id)
     parts = []
-    for test_id in ids[:limit]:
+    for cause, (test_id, *others) in list(groups.items())[:limit]:
         case = run.cases[test_id]
         parts.append(f"- {case.outcome}: {test_id}")
         if case.message or case.detail:
             parts.append(_detail(case.detail, case.message))
-    if len(ids) > limit:
-        parts.append(f"- ... and {len(ids) - limit} more")
+        if others and isinstance(cause, tuple):
+            names = [other.rpartition("::")[2] for other in others]
+            more = f" and {len(names) - _NAMED} more" if len(names) > _NAMED else ""
+            parts.append(f"    The same error at {cause[1]} in {len(names)} more: "
+                         + ", ".join(names[:_NAMED]) + more)  # fmt: skip
+    if rest := sum(len(tests) for tests in list(groups.values())[limit:]):
+        parts.append(f"- ... and {rest} more")
     return "\n".join(parts)[:MAX_CHARS]
+
+
+_NAMED = 6  # the other tests named after a shared failure
+
+
+def same_cause(case: TestCase) -> tuple[str, str] | None:
+    """(message, place) when a test failed with an error raised in the code rather than at
+    its own assertion — a cause other tests can share — else None."""
+    places = [line.split(": ", 1)[0] for line in case.detail.splitlines() if LOCATION.match(line)]
+    if not places or not case.message.strip():
+        return None
+    place = places[-1]
+    if not case.path or place.rpartition(":")[0] == case.path:
+        return None
+    return (" ".join(case.message.split()), place)

@@ -158,7 +158,7 @@ def _junit_case(case: ET.Element) -> TestCase:
     )
 
 
-_LOCATION = re.compile(r"^\S+:\d+: ")
+LOCATION = re.compile(r"^\S+:\d+: ")
 
 
 def failure_gist(text: str, max_lines: int = 9, chars: int = 1500) -> str:
@@ -175,7 +175,7 @@ def failure_gist(text: str, max_lines: int = 9, chars: int = 1500) -> str:
             errors.append(line)
     if not errors:
         return tail(text, lines=12, chars=chars)
-    where = [x for x in lines if _LOCATION.match(x)][-2:]
+    where = [x for x in lines if LOCATION.match(x)][-2:]
     failed = [i for i, x in enumerate(lines) if x.startswith(">")]
     source = list(dict.fromkeys(_statement(lines, i) for i in failed[:1] + failed[-1:]))
     kept = [*where, *source, *errors[: max_lines - len(where) - len(source)]]
@@ -187,13 +187,16 @@ def _statement(lines: list[str], at: int, chars: int = 300) -> str:
     lines it continues on (``self.assertEqual(`` alone says nothing)."""
     parts = [lines[at][1:].strip()]
     for line in lines[at + 1 :]:
-        if not line.strip() or line.startswith(("E ", ">")) or _LOCATION.match(line):
+        if not line.strip() or line.startswith(("E ", ">")) or LOCATION.match(line):
             break
+        if _CARETS.match(line):
+            continue  # Python's ^^^^ under the failing expression
         parts.append(line.strip())
     text = " ".join(parts)
     return "> " + (text if len(text) <= chars else text[: chars - 2].rstrip() + " …")
 
 
+_CARETS = re.compile(r"^[\s^~]+$")
 _GUIDE = re.compile(r"^E\s+\?\s[\s^+\-]*$")
 
 
