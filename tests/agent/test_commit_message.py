@@ -97,3 +97,43 @@ def test_a_long_task_is_cut_to_its_opening_in_the_prompt() -> None:
 def test_quotes_around_the_line_go_and_quotes_inside_it_stay() -> None:
     assert clean_message('`fix(greet): say "Hello, World!"`') == 'fix(greet): say "Hello, World!"'
     assert clean_message("'fix: trim names'") == "fix: trim names"
+
+
+EXCHANGE: list[Message] = [
+    {"role": "system", "content": "You change code."},
+    {"role": "user", "content": "totals show too many decimals"},
+    {"role": "assistant", "content": "shop/cart.py\n```python\nreturn round(t, 2)\n```"},
+]
+
+
+class MessagesModel(ScriptedModel):
+    def __init__(self, replies: list[str], context_window: int = 131072) -> None:
+        super().__init__(replies)
+        self.context_window = context_window
+        self.sent: list[list[Message]] = []
+
+    def complete(self, messages: Sequence[Message], **kwargs: Any) -> Reply:
+        self.sent.append(list(messages))
+        return super().complete(messages, **kwargs)
+
+
+def test_after_the_exchange_that_made_the_change_the_message_is_one_more_turn_of_it() -> None:
+    model = MessagesModel(["fix(cart): round totals to cents"])
+    message = write_commit_message(model, "totals too precise", DIFF, exchange=EXCHANGE)
+    assert message == "fix(cart): round totals to cents"
+    [sent] = model.sent
+    assert sent[:-1] == EXCHANGE and sent[-1]["role"] == "user"
+    assert DIFF.strip() not in str(sent[-1]["content"])  # the reply above shows the change
+
+
+def test_an_exchange_that_would_not_fit_the_window_gives_way_to_the_diff_prompt() -> None:
+    model = MessagesModel(["fix(cart): round totals to cents"], context_window=60)
+    write_commit_message(model, "totals too precise", DIFF, exchange=EXCHANGE)
+    [sent] = model.sent
+    assert len(sent) == 1 and DIFF.strip() in str(sent[0]["content"])
+
+
+def test_an_exchange_without_its_reply_gives_way_to_the_diff_prompt() -> None:
+    model = MessagesModel(["fix(cart): round totals to cents"])
+    write_commit_message(model, "totals too precise", DIFF, exchange=EXCHANGE[:2])
+    assert DIFF.strip() in str(model.sent[0][0]["content"])

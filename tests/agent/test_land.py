@@ -112,3 +112,28 @@ def test_a_detached_head_needs_a_branch(shop_repo: Path, tmp_path: Path, shop: A
     assert result.commit and shop.git(shop_repo, "branch", "--show-current").startswith(
         "patchwright/"
     )
+
+
+def test_with_free_prompt_tokens_the_message_is_asked_after_the_request_that_made_the_change(
+    shop_repo: Path, tmp_path: Path, shop: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    script = tmp_path / "script.jsonl"
+    lines = [{"content": FIX}, {"content": "fix(pricing): take the discount off"}]
+    script.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    settings = Settings.model_validate({"model": {"name": f"scripted:{script}"}})
+    session = Session(settings, shop_repo, bus=EventBus())
+    sent: list[list[dict[str, Any]]] = []
+    complete = session.model.complete
+
+    def spy(messages: Any, **kwargs: Any) -> Any:
+        sent.append([dict(m) for m in messages])
+        return complete(messages, **kwargs)
+
+    monkeypatch.setattr(session.model, "complete", spy)
+    solve(session, build_request(TASK, settings, Overrides(yes=True)))
+    assert session.model.info.free_prompts  # scripted, like the embedded model: no price
+    edit, commit = sent
+    # the server's cache holds the edit request and its reply: only the question is new
+    assert commit[:-1] == [*edit, {"role": "assistant", "content": FIX}]
+    assert "commit message" in commit[-1]["content"] and commit[-1]["role"] == "user"
+    assert head(shop_repo, shop) == "fix(pricing): take the discount off"

@@ -93,6 +93,7 @@ class PipelineSolver:
     replies: int = 0
     repeats: int = 0  # replies in a row that repeated a change verification turned down
     conversation_started: bool = False  # this conversation has had a reply (a refocus resets)
+    exchange: list[Message] = field(default_factory=list)  # the last request as sent, its reply
 
     def solve(self, opts: SolveOptions) -> StrategyResult:
         self.last_failure = self.last_failure or opts.failures
@@ -188,8 +189,9 @@ class PipelineSolver:
     def ask(self, opts: SolveOptions, phase: str, temperature: float | None = None) -> Reply:
         stop = CopyStop(self.working.protected, self._on_token)
         limit = int(self.model.context_window * FIT_SHARE) - opts.reply_tokens - FIT_MARGIN
+        sent = fitted(self.messages, limit, self.model.count_tokens)
         reply = self.model.complete(
-            fitted(self.messages, limit, self.model.count_tokens),
+            sent,
             on_token=stop,
             max_tokens=opts.reply_tokens,
             temperature=temperature,
@@ -199,6 +201,7 @@ class PipelineSolver:
             reply = replace(reply, text=stop.trimmed(reply.text))
         self.replies += 1
         self.messages.append({"role": "assistant", "content": reply.text})
+        self.exchange = [{**m} for m in [*sent, self.messages[-1]]]
         return reply
 
     def _on_token(self, piece: str) -> None:
@@ -349,7 +352,8 @@ class PipelineSolver:
         self.on_step(self.history, self.actions)
         outcome: StrategyOutcome = "solved" if kept.check.solved else "unverified"
         return StrategyResult(outcome, iteration, kept.files, kept.diff, changes=kept.changes,
-                              first_try=iteration == 1 and first, check=kept.check)  # fmt: skip
+                              first_try=iteration == 1 and first, check=kept.check,
+                              exchange=self.exchange)  # fmt: skip
 
     def _declined(
         self, opts: SolveOptions, iteration: int, declined: Declined

@@ -13,6 +13,7 @@ from typing import Any, Literal, Protocol
 
 from patchwright.agent.checker import Check
 from patchwright.agent.tools.bench import CommandApprover, refuse_commands
+from patchwright.llm import Message
 
 Decision = Literal["apply", "skip", "regenerate", "edited"]
 Changes = dict[str, bytes | None]
@@ -75,6 +76,8 @@ class StrategyResult:
     role_usage: dict[str, dict[str, int]] = field(default_factory=dict)
     commit_message: str = ""  # agent mode: the reviewer's message, as written
     changes: Changes = field(default_factory=dict)  # the kept change's bytes (None: deleted)
+    # pipeline: the request that made the kept change as sent, and its reply
+    exchange: list[Message] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

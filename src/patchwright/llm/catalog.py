@@ -47,6 +47,12 @@ class ModelInfo:
         """Runs in this process on the CPU (llama.cpp): prefill is slow, so prompts stay lean."""
         return self.provider == "local"
 
+    @property
+    def free_prompts(self) -> bool:
+        """Prompt tokens cost nothing (the embedded model, a self-hosted server): a longer
+        request whose prefix the server has cached is then the cheaper one to send."""
+        return self.input == 0 and not self.cached_input
+
     def cost(self, prompt_tokens: int, completion_tokens: int, cached_tokens: int = 0) -> float:
         """USD for one call; cached prompt tokens are billed at ``cached_input``."""
         cached = min(cached_tokens, prompt_tokens)

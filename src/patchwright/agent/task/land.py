@@ -28,8 +28,9 @@ def land(
         interrupts.check()
         message = ""
         if request.git.commit:
+            exchange = kept.exchange if session.model.info.free_prompts else ()
             message = clean_message(kept.commit_message) or write_commit_message(
-                session.model, request.task, kept.diff
+                session.model, request.task, kept.diff, exchange=exchange
             )
         interrupts.check()
         if message:
