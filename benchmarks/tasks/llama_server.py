@@ -236,6 +236,28 @@ class LlamaServer:
         if self.proc is None or self.proc.poll() is not None:
             raise RuntimeError(f"llama_cpp.server is gone; see {self.server_log}")
 
+    def answers(self, timeout: float = 90.0) -> bool:
+        """Whether a one-token completion comes back within ``timeout`` seconds. The stock
+        server can stop serving for good after a client drops a stream (requests accepted,
+        never generated: seen once in 30 tasks, stalling both tools to their time limit)."""
+        body = json.dumps({"prompt": "1", "max_tokens": 1, "temperature": 0}).encode()
+        req = urllib.request.Request(
+            f"{self.base_url}/completions", body, {"Content-Type": "application/json"}
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=timeout) as resp:
+                return bool(resp.status == 200)
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            return False
+
+    def restart(self) -> None:
+        """A new server process on a new port (the old one killed)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.port = free_port()
+        self.start()
+
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()

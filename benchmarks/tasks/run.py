@@ -72,7 +72,6 @@ class Bench:
         self.args = args
         self.versions = versions
         self.server = server
-        self.model = f"openai-compat:{server.base_url}#{MODEL_ALIAS}" if server else args.model
         self.aider: Path | None = None
         self.model_files: tuple[Path, Path] | None = None
         if server is not None and "aider" in tools(args):
@@ -84,7 +83,23 @@ class Bench:
             return None
         return Path(self.args.keep_records) / tool / task.task_id.replace("/", "_")
 
+    @property
+    def model(self) -> str:
+        server = self.server
+        return f"openai-compat:{server.base_url}#{MODEL_ALIAS}" if server else self.args.model
+
     def run(self, tool: str, task: Task) -> dict[str, Any]:
+        """The task's row; run again on a restarted server when the server stopped answering
+        (a hung server stalls the tool to its time limit: that says nothing of the tool)."""
+        row = self._run_once(tool, task)
+        if self.server is None or self.server.answers():
+            return row
+        print(f"llama_cpp.server stopped answering during {tool} {task.task_id} "
+              f"({row['outcome']}, {row['seconds']} s): restarted, the task runs again", flush=True)  # fmt: skip
+        self.server.restart()
+        return self._run_once(tool, task)
+
+    def _run_once(self, tool: str, task: Task) -> dict[str, Any]:
         args = self.args
         with tempfile.TemporaryDirectory(prefix=f"{tool}-task-") as tmp:
             repo = Path(tmp)
