@@ -159,3 +159,19 @@ def test_without_per_test_outcomes_the_users_command_is_judged_by_its_exit_code(
     assert crit.must_pass == frozenset()
     passed = evaluate(crit, TestRun("make t", 0, "ok"), [], _never)
     assert passed is not None and passed.met
+
+
+def test_a_test_module_that_failed_to_import_is_done_when_its_tests_now_run_and_pass() -> None:
+    """HumanEvalFix calls its check at import: the baseline's failure is the module's
+    collection error, and after the fix that id is gone, its tests passing in its place."""
+    broken = case("tests/test_calc.py", "collection failure", outcome="error")
+    crit = decide(baseline(failing(broken)), "fix add", TEXTS, user_test_cmd="pytest -q")
+    assert crit.must_pass == {broken.id}
+    fixed = {ADD.id: case(ADD.id, outcome="passed")}
+    verdict = evaluate(crit, TestRun("pytest -q", 0, "", fixed, per_test=True), [], _never)
+    assert verdict is not None and verdict.met
+    elsewhere = {NOW.id: case(NOW.id, outcome="passed")}  # the module's own tests did not run
+    unlinked = evaluate(crit, TestRun("pytest -q", 0, "", elsewhere, per_test=True), [], _never)
+    assert unlinked is not None and not unlinked.met and unlinked.remaining == [broken.id]
+    targeted = Criterion(targets=frozenset({broken.id}))
+    assert evaluate(targeted, failing(fixed[ADD.id], exit_code=0), ["calc.py"], _never).met  # type: ignore[union-attr]

@@ -278,7 +278,7 @@ def _test_command(cmd: str, run: TestRun | None, must_pass: frozenset[str]) -> V
     if run is None:
         return Verdict(False, [cmd], f"`{cmd}` did not run")
     if run.problem is None and run.exit_code == 0:
-        gone = sorted(t for t in must_pass if t not in run.passing) if run.per_test else []
+        gone = sorted(t for t in must_pass if not passed(t, run)) if run.per_test else []
         if gone:
             return Verdict(False, gone, (
                 f"`{cmd}` exits 0, but these tests, which failed before the change, did not pass "
@@ -294,12 +294,22 @@ def _test_command(cmd: str, run: TestRun | None, must_pass: frozenset[str]) -> V
     return Verdict(False, [cmd], f"`{cmd}` {what}:\n{tail(said(run.output), 30, 2000)}")
 
 
+def passed(test_id: str, run: TestRun) -> bool:
+    """Whether ``test_id`` passed in ``run`` — or, for a file or class that failed as a whole
+    (pytest's collection error of a test module: HumanEvalFix calls its check at import),
+    whether tests under it ran and none failed."""
+    if test_id in run.passing:
+        return True
+    under = [c.outcome for i, c in run.cases.items() if i.startswith(test_id + "::")]
+    return "passed" in under and not {"failed", "error"} & set(under)
+
+
 def _targets(targets: frozenset[str], run: TestRun | None) -> Verdict:
     ids = sorted(targets)
     if run is None or run.problem or not run.per_test:
         why = "did not run" if run is None else (run.problem or "gave no per-test outcomes")
         return Verdict(False, ids, f"the tests {why}, so the task's tests could not be checked")
-    remaining = [t for t in ids if t not in run.passing]
+    remaining = [t for t in ids if not passed(t, run)]
     if not remaining:
         return Verdict(True)
     failing = [t for t in remaining if t in run.cases]

@@ -248,3 +248,22 @@ def test_the_repository_keeps_no_trace_of_a_failed_run(
         ["git", "status", "--porcelain"], cwd=script_repo, capture_output=True, text=True
     ).stdout
     assert status.strip() == ""
+
+
+HEF_TEST = (
+    "from calc import *  # noqa: F403\n\n\ndef check(add):\n    assert add(2, 3) == 5\n\n\n"
+    "check(add)\n\n\ndef test_check():\n    check(add)\n"
+)
+
+
+def test_a_test_module_that_failed_at_import_is_solved_when_its_tests_then_pass(
+    tmp_path: Path, script: Script, shop: Any
+) -> None:
+    """HumanEvalFix's shape: the check runs at import, so the baseline failure is the
+    module's collection error; once fixed, that id is gone and test_check passes instead."""
+    repo = shop.make_repo(tmp_path / "hef", {"calc.py": CALC, "test_calc.py": HEF_TEST})
+    replies = script([FIX_CALC, "fix(calc): add returns the sum"])
+    code, out = shop.run(repo, PYTEST_TASK, replies, "--test-cmd", "python3 -m pytest -q")
+    assert (code, out["outcome"], out["iterations"]) == (0, "solved", 1), out
+    assert out["criterion"]["must_pass"] == ["test_calc.py"]
+    assert (repo / "calc.py").read_text() == CALC_FIXED
