@@ -99,6 +99,9 @@ def test_the_tests_the_task_must_pass_are_read_only(tmp_path: Path) -> None:
     wc = copy_of(tmp_path, files, protected=("test_calc.py",))
     only_tests = wc.apply_reply(sr("test_calc.py", "    assert x == 2\n", "    pass\n"))
     assert only_tests.kind == "failed" and "Change the code instead." in only_tests.feedback
+    shown = copy_of(tmp_path, files, protected=("test_calc.py",), shown=tuple(files))
+    named = shown.apply_reply(sr("test_calc.py", "    assert x == 2\n", "    pass\n"))
+    assert named.feedback.endswith("Change the code in calc.py instead.")
     both = wc.apply_reply(
         sr("test_calc.py", "    assert x == 2\n", "    pass\n")
         + sr("calc.py", "x = 1\n", "x = 2\n")

@@ -152,7 +152,7 @@ class WorkingCopy:
         notes = remapped + self._drop_protected_changes(edits)
         edits = [e for e in edits if e.path not in self.protected]
         if not edits:
-            return Attempt(kind="failed", feedback=" ".join(notes) + " Change the code instead.")
+            return Attempt(kind="failed", feedback=" ".join(notes) + self._change_instead())
         texts = {edit.path: self.text(edit.path) for edit in edits}
         outcome = apply_edits(edits, texts)
         if not outcome.ok:
@@ -163,6 +163,13 @@ class WorkingCopy:
             outcome=outcome,
             notes=[*parsed.notes, *notes, *outcome.notes],
         )
+
+    def _change_instead(self) -> str:
+        """Where the change belongs when a reply only rewrote the tests: the files shown to
+        edit, by name (a small model told "the code" wrote the test file three times more)."""
+        editable = [p for p in self._shown if p not in self.protected][:3]
+        return f" Change the code in {' or '.join(editable)} instead." if editable else (
+            " Change the code instead.")  # fmt: skip
 
     def _shown_texts(self) -> dict[str, str]:
         """The editable files the model has seen (and edited), to place edits that name none."""
