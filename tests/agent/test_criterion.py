@@ -175,3 +175,15 @@ def test_a_test_module_that_failed_to_import_is_done_when_its_tests_now_run_and_
     assert unlinked is not None and not unlinked.met and unlinked.remaining == [broken.id]
     targeted = Criterion(targets=frozenset({broken.id}))
     assert evaluate(targeted, failing(fixed[ADD.id], exit_code=0), ["calc.py"], _never).met  # type: ignore[union-attr]
+
+
+def test_a_package_that_did_not_build_is_done_when_its_tests_then_build_and_pass() -> None:
+    build = TestCase("calc::[build]", "error", "calc", None, "undefined: add")
+    crit = decide(baseline(failing(build)), "fix the build", TEXTS, user_test_cmd="go test ./...")
+    ok = TestCase("calc/calc_test.go::TestAdd", "passed", "calc/calc_test.go", 4)
+    other = TestCase("clock/clock_test.go::TestNow", "passed", "clock/clock_test.go", 4)
+    built = evaluate(crit, TestRun("go test", 0, "", {ok.id: ok}, per_test=True), [], _never)
+    assert built is not None and built.met
+    elsewhere = evaluate(crit, TestRun("go test", 0, "", {other.id: other}, per_test=True), [],
+                         _never)  # fmt: skip
+    assert elsewhere is not None and not elsewhere.met

@@ -295,12 +295,18 @@ def _test_command(cmd: str, run: TestRun | None, must_pass: frozenset[str]) -> V
 
 
 def passed(test_id: str, run: TestRun) -> bool:
-    """Whether ``test_id`` passed in ``run`` — or, for a file or class that failed as a whole
-    (pytest's collection error of a test module: HumanEvalFix calls its check at import),
-    whether tests under it ran and none failed."""
+    """Whether ``test_id`` passed in ``run`` — or, for what failed as a whole (pytest's
+    collection error of a test module: HumanEvalFix calls its check at import; a Go package
+    or Rust crate that did not build, ``folder::[build]``), whether tests under it ran and
+    none failed."""
     if test_id in run.passing:
         return True
-    under = [c.outcome for i, c in run.cases.items() if i.startswith(test_id + "::")]
+    folder, _, what = test_id.partition("::")
+    if what in ("[build]", "[package]"):
+        prefix = "" if folder == "." else folder.rstrip("/") + "/"
+        under = [c.outcome for c in run.cases.values() if c.path.startswith(prefix)]
+    else:
+        under = [c.outcome for i, c in run.cases.items() if i.startswith(test_id + "::")]
     return "passed" in under and not {"failed", "error"} & set(under)
 
 
