@@ -124,7 +124,7 @@ class WorkingCopy:
     def _for_the_example(self, path: str, notes: list[str]) -> str:
         """The file meant by an edit written under the prompt's example path (a file this
         repository does not have): the one file shown to edit, else an error naming them."""
-        editable = [p for p in self._shown if p not in self.protected]
+        editable = self._editable_shown()
         if len(editable) != 1:
             named = ", ".join(editable[:8]) or "the files shown"
             raise EditError(f"{path} is the instructions' example, not a file of this "
@@ -164,10 +164,13 @@ class WorkingCopy:
             notes=[*parsed.notes, *notes, *outcome.notes],
         )
 
+    def _editable_shown(self) -> list[str]:
+        return [p for p in self._shown if p not in self.protected]
+
     def _change_instead(self) -> str:
         """Where the change belongs when a reply only rewrote the tests: the files shown to
         edit, by name (a small model told "the code" wrote the test file three times more)."""
-        editable = [p for p in self._shown if p not in self.protected][:3]
+        editable = self._editable_shown()[:3]
         return f" Change the code in {' or '.join(editable)} instead." if editable else (
             " Change the code instead.")  # fmt: skip
 
