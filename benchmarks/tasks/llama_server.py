@@ -180,13 +180,27 @@ def usage_figures(calls: list[Call]) -> dict[str, Any]:
     }
 
 
+def drafting(lookup: int) -> str:
+    """How the server decodes, as the rows record it."""
+    return f"prompt lookup ({lookup} tokens)" if lookup else "no speculation"
+
+
 class LlamaServer:
     """``llama_cpp.server`` on 127.0.0.1 serving one GGUF, for the life of a ``with``."""
 
     def __init__(
-        self, gguf: Path, *, cache: Path, logs: Path, n_ctx: int = 8192, threads: int = 0
+        self,
+        gguf: Path,
+        *,
+        cache: Path,
+        logs: Path,
+        n_ctx: int = 8192,
+        threads: int = 0,
+        lookup: int = 0,
     ) -> None:
+        """``lookup``: tokens the server's prompt-lookup decoding drafts per step (0: none)."""
         self.gguf = gguf
+        self.lookup = lookup
         self.cache = cache
         self.n_ctx = n_ctx
         self.threads = threads or physical_cores()
@@ -194,6 +208,10 @@ class LlamaServer:
         self.server_log = logs.with_suffix(".server.log")
         self.usage = UsageLog(logs.with_suffix(".usage.jsonl"))
         self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def drafting(self) -> str:
+        return drafting(self.lookup)
 
     @property
     def base_url(self) -> str:
@@ -210,6 +228,9 @@ class LlamaServer:
             "--n_threads", str(self.threads), "--n_threads_batch", str(self.threads),
             "--host", "127.0.0.1", "--port", str(self.port),
         ]  # fmt: skip
+        if self.lookup:
+            cmd += ["--draft_model", "prompt-lookup-decoding",
+                    "--draft_model_num_pred_tokens", str(self.lookup)]  # fmt: skip
         env = {**os.environ, "OMP_WAIT_POLICY": "PASSIVE"}
         with self.server_log.open("ab") as log:
             self.proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT, env=env)
@@ -222,7 +243,8 @@ class LlamaServer:
                     if resp.status == 200:
                         print(
                             f"llama_cpp.server at {self.base_url}: {self.gguf.name}, n_ctx "
-                            f"{self.n_ctx}, {self.threads} threads (log {self.server_log})",
+                            f"{self.n_ctx}, {self.threads} threads, {self.drafting} "
+                            f"(log {self.server_log})",
                             flush=True,
                         )
                         return

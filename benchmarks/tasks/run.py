@@ -49,7 +49,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from llama_server import MODEL_ALIAS, LlamaServer, usage_figures
+from llama_server import MODEL_ALIAS, LlamaServer, drafting, usage_figures
 from report import report
 from taskdefs import Task, judge, load_tasks, materialise
 from tool_aider import aider_python, run_aider, write_model_files
@@ -144,6 +144,7 @@ class Bench:
             "framing": args.framing,
             "candidates": args.candidates,
             "commits": args.commits,
+            **({"server": self.server.drafting} if self.server is not None else {}),
         }
 
 
@@ -164,6 +165,7 @@ def parse_args() -> argparse.Namespace:
     )
     parser.add_argument("--gguf", default="qwen2.5-coder-1.5b", help="the served model: a known name or a .gguf path")  # fmt: skip
     parser.add_argument("--n-ctx", type=int, default=8192)
+    parser.add_argument("--server-lookup", type=int, default=0, metavar="N", help="the server drafts N tokens per step by prompt lookup (llama_cpp.server's prompt-lookup-decoding), for every tool alike; 0: none")  # fmt: skip
     parser.add_argument("--model", default=None, help="patchwright's --model without --serve (default: the embedded model); 'gold' replies with each task's gold solution — the harness's ceiling")  # fmt: skip
     parser.add_argument("--limit", type=int, default=30)
     parser.add_argument("--offset", type=int, default=0)
@@ -229,12 +231,20 @@ def main() -> None:
                 + "\n  ".join(clash)
                 + "\nuse another --out, or --mixed-versions to add to it anyway"
             )
+        decoding = {str(r.get("server", drafting(0))) for r in done.values()}
+        if args.serve and decoding - {drafting(args.server_lookup)} and not args.mixed_versions:
+            sys.exit(
+                f"{out} holds rows served with {', '.join(sorted(decoding))}; this run is "
+                f"{drafting(args.server_lookup)}: use another --out"
+            )
         server = None
         if args.serve:
             from patchwright.llm import weights
 
             gguf = weights.resolve(args.gguf).path
-            server = LlamaServer(gguf, cache=CACHE, logs=out, n_ctx=args.n_ctx)
+            server = LlamaServer(
+                gguf, cache=CACHE, logs=out, n_ctx=args.n_ctx, lookup=args.server_lookup
+            )
             server.start()
         try:
             bench = Bench(args, server, current)
