@@ -187,3 +187,28 @@ def test_a_package_that_did_not_build_is_done_when_its_tests_then_build_and_pass
     elsewhere = evaluate(crit, TestRun("go test", 0, "", {other.id: other}, per_test=True), [],
                          _never)  # fmt: skip
     assert elsewhere is not None and not elsewhere.met
+
+
+def test_a_test_that_fails_exactly_as_before_the_change_is_said_to() -> None:
+    """HumanEvalFix Python/11: three repairs changed the code and the test still said
+    `assert '101101' == '010010'` — the repair prompt now says the change made no
+    difference, where before it read like any other failure."""
+    before = failing(case(ADD.id, "assert -1 == 5", "calc.py:2: in add\nAssertionError"))
+    crit = decide(baseline(before), "fix add", TEXTS, user_test_cmd="pytest -q")
+    moved = failing(case(ADD.id, "assert -1 == 5", "calc.py:4: in add\nAssertionError"))
+    same = evaluate(crit, moved, ["calc.py"], _never, before=before)
+    assert same is not None and not same.met
+    assert same.report.startswith("`pytest -q` still fails, exactly as before the change")
+    other = evaluate(crit, failing(case(ADD.id, "assert 6 == 5")), ["calc.py"], _never,
+                     before=before)  # fmt: skip
+    assert other is not None and other.report.startswith("`pytest -q` still fails:\n")
+    targeted = Criterion(targets=frozenset({ADD.id}))
+    verdict = evaluate(targeted, moved, ["calc.py"], _never, before=before)
+    assert verdict is not None and "tests still fail, exactly as before" in verdict.report
+
+
+def test_failures_that_say_nothing_are_not_called_unchanged() -> None:
+    silent = failing(case(ADD.id))
+    crit = decide(baseline(silent), "fix add", TEXTS, user_test_cmd="pytest -q")
+    verdict = evaluate(crit, failing(case(ADD.id)), ["calc.py"], _never, before=silent)
+    assert verdict is not None and "exactly as before" not in verdict.report

@@ -154,7 +154,9 @@ class GateChecker:
             tests = next((r for r in results if r.name == "tests"), None)
             run = tests.test_run if tests is not None else None
             changed = changed_in(self.baseline, self.root, touched)
-            check.verdict = evaluate(self.criterion, run, touched, self.run_command, changed)
+            check.verdict = evaluate(
+                self.criterion, run, touched, self.run_command, changed, before
+            )
             if check.verdict is not None:
                 self.bus.emit(CriterionResult(**check.verdict.to_json()))
         self.last = check

@@ -30,7 +30,7 @@ from patchwright.agent.relations.related_tests import is_test_path, related_test
 from patchwright.agent.relevance import mentioned_files
 from patchwright.sandbox import Sandbox
 from patchwright.verify import Baseline
-from patchwright.verify.summary import describe_tests
+from patchwright.verify.summary import describe_tests, fails_as_before
 from patchwright.verify.testcover import cover_tests
 from patchwright.verify.testrun import TestRun
 from patchwright.verify.tools import said, tail
@@ -243,19 +243,21 @@ def evaluate(
     touched: Collection[str],
     run_command: RunCommand,
     changed: Mapping[str, Collection[int]] | None = None,
+    before: TestRun | None = None,
 ) -> Verdict | None:
     """Judge a written change: the test run the tests gate made, and the done-when commands
-    (``changed``: the baseline lines it changes, by path). None when no check applies to
-    this change (the outcome can only be unverified)."""
+    (``changed``: the baseline lines it changes, by path; ``before``: the baseline's run, to
+    say when tests fail exactly as they did before). None when no check applies to this
+    change (the outcome can only be unverified)."""
     verdicts: list[Verdict] = []
     if criterion.test_cmd:
-        verdicts.append(_test_command(criterion.test_cmd, run, criterion.must_pass))
+        verdicts.append(_test_command(criterion.test_cmd, run, criterion.must_pass, before))
     else:
         targets = criterion.targets_for(touched, changed)
         if targets:
-            verdicts.append(_targets(targets, run))
+            verdicts.append(_targets(targets, run, before))
         if criterion.target_files:
-            verdicts.append(_target_files(criterion.target_files, run))
+            verdicts.append(_target_files(criterion.target_files, run, before))
     for cmd in criterion.done_when:
         code, output = run_command(cmd)
         ok = code == 0
@@ -274,7 +276,18 @@ def evaluate(
     )
 
 
-def _test_command(cmd: str, run: TestRun | None, must_pass: frozenset[str]) -> Verdict:
+def _still_failing(what: str, run: TestRun, before: TestRun | None, ids: Sequence[str]) -> str:
+    """The report of tests that still fail, saying so when they fail exactly as before the
+    change: it made no difference to them (40 of the 68 repair prompts in the benchmarks'
+    records of 2026-11-26 showed such a failure, told like any other)."""
+    same = fails_as_before(run, before, ids)
+    return (f"{what}{', exactly as before the change (same error, same values)' if same else ''}"
+            f":\n{describe_tests(run, ids, SHOWN)}")  # fmt: skip
+
+
+def _test_command(
+    cmd: str, run: TestRun | None, must_pass: frozenset[str], before: TestRun | None = None
+) -> Verdict:
     if run is None:
         return Verdict(False, [cmd], f"`{cmd}` did not run")
     if run.problem is None and run.exit_code == 0:
@@ -287,9 +300,7 @@ def _test_command(cmd: str, run: TestRun | None, must_pass: frozenset[str]) -> V
         return Verdict(True)
     failing = sorted(run.failing)
     if failing:
-        return Verdict(
-            False, failing, f"`{cmd}` still fails:\n" + describe_tests(run, failing, SHOWN)
-        )
+        return Verdict(False, failing, _still_failing(f"`{cmd}` still fails", run, before, failing))
     what = run.problem or run.missing_tool or f"exited {run.exit_code}"
     return Verdict(False, [cmd], f"`{cmd}` {what}:\n{tail(said(run.output), 30, 2000)}")
 
@@ -310,7 +321,7 @@ def passed(test_id: str, run: TestRun) -> bool:
     return "passed" in under and not {"failed", "error"} & set(under)
 
 
-def _targets(targets: frozenset[str], run: TestRun | None) -> Verdict:
+def _targets(targets: frozenset[str], run: TestRun | None, before: TestRun | None) -> Verdict:
     ids = sorted(targets)
     if run is None or run.problem or not run.per_test:
         why = "did not run" if run is None else (run.problem or "gave no per-test outcomes")
@@ -320,15 +331,13 @@ def _targets(targets: frozenset[str], run: TestRun | None) -> Verdict:
         return Verdict(True)
     failing = [t for t in remaining if t in run.cases]
     gone = [t for t in remaining if t not in run.cases]
-    report = (
-        "The task's tests still fail:\n" + describe_tests(run, failing, SHOWN) if failing else ""
-    )
+    report = _still_failing("The task's tests still fail", run, before, failing) if failing else ""
     if gone:
         report += "\nThese tests of the task no longer ran: " + ", ".join(gone)
     return Verdict(False, remaining, report.strip())
 
 
-def _target_files(files: frozenset[str], run: TestRun | None) -> Verdict:
+def _target_files(files: frozenset[str], run: TestRun | None, before: TestRun | None) -> Verdict:
     names = ", ".join(sorted(files))
     if run is None or run.problem or not run.per_test:
         why = "did not run" if run is None else (run.problem or "gave no per-test outcomes")
@@ -340,7 +349,7 @@ def _target_files(files: frozenset[str], run: TestRun | None) -> Verdict:
     if not cases:
         return Verdict(False, sorted(files), f"no test of {names} ran")
     return Verdict(
-        False, failing, "The task's tests still fail:\n" + describe_tests(run, failing, SHOWN)
+        False, failing, _still_failing("The task's tests still fail", run, before, failing)
     )
 
 

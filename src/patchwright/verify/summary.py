@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from patchwright.verify.model import GateResult
@@ -93,3 +94,24 @@ def same_cause(case: TestCase) -> tuple[str, str] | None:
     if not case.path or place.rpartition(":")[0] == case.path:
         return None
     return (" ".join(case.message.split()), place)
+
+
+_LINE_NUMBER = re.compile(r":\d+")
+
+
+def fails_as_before(run: TestRun, before: TestRun | None, ids: Sequence[str]) -> bool:
+    """Whether every test of ``ids`` failed before the change with the same message and
+    traceback (line numbers aside, as a change moves lines): the change made no difference
+    to how they fail. False when a failure says nothing to compare."""
+    if before is None or not ids:
+        return False
+    return all(
+        i in before.cases and i in run.cases and _said(run.cases[i])
+        and _said(before.cases[i]) == _said(run.cases[i])
+        for i in ids
+    )  # fmt: skip
+
+
+def _said(case: TestCase) -> tuple[str, ...]:
+    text = (" ".join(case.message.split()), " ".join(case.detail.split()))
+    return (case.outcome, *(_LINE_NUMBER.sub(":", t) for t in text)) if any(text) else ()
