@@ -286,7 +286,7 @@ def _still_failing(what: str, run: TestRun, before: TestRun | None, ids: Sequenc
 
 
 def _test_command(
-    cmd: str, run: TestRun | None, must_pass: frozenset[str], before: TestRun | None = None
+    cmd: str, run: TestRun | None, must_pass: frozenset[str], before: TestRun | None
 ) -> Verdict:
     if run is None:
         return Verdict(False, [cmd], f"`{cmd}` did not run")

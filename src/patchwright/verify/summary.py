@@ -105,11 +105,11 @@ def fails_as_before(run: TestRun, before: TestRun | None, ids: Sequence[str]) ->
     to how they fail. False when a failure says nothing to compare."""
     if before is None or not ids:
         return False
-    return all(
-        i in before.cases and i in run.cases and _said(run.cases[i])
-        and _said(before.cases[i]) == _said(run.cases[i])
-        for i in ids
-    )  # fmt: skip
+    for i in ids:
+        now = _said(run.cases[i]) if i in run.cases else ()
+        if not now or i not in before.cases or _said(before.cases[i]) != now:
+            return False
+    return True
 
 
 def _said(case: TestCase) -> tuple[str, ...]:
