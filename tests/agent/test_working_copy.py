@@ -108,6 +108,19 @@ def test_the_tests_the_task_must_pass_are_read_only(tmp_path: Path) -> None:
     )
     assert both.applied == ["calc.py"]
     assert any("read-only, so your change to it was ignored" in n for n in both.notes)
+
+
+def test_a_reply_that_only_resends_the_tests_unchanged_is_told_so(tmp_path: Path) -> None:
+    tests = "def test_x():\n    assert x == 2\n"
+    files = {"calc.py": "x = 1\n", "test_calc.py": tests}
+    wc = copy_of(tmp_path, files, protected=("test_calc.py",), shown=tuple(files))
+    resent = wc.apply_reply(f"test_calc.py\n```python\n{tests}```\n")
+    assert resent.kind == "failed"
+    assert resent.feedback == (
+        "Your reply only sent test_calc.py back unchanged, so nothing changed; it holds the "
+        "tests the task must make pass and cannot be edited. Change the code in calc.py instead."
+    )
+    assert wc.changed_paths() == []
     try:
         wc.write("test_calc.py", "")
     except EditError as exc:

@@ -150,9 +150,11 @@ class WorkingCopy:
         except (EditError, OSError, ValueError) as exc:
             return Attempt(kind="failed", feedback=f"{exc}\nUse a path of the repository.")
         notes = remapped + self._drop_protected_changes(edits)
-        edits = [e for e in edits if e.path not in self.protected]
-        if not edits:
-            return Attempt(kind="failed", feedback=" ".join(notes) + self._change_instead())
+        kept = [e for e in edits if e.path not in self.protected]
+        if not kept:
+            said = " ".join(notes) or self._resent_only(edits)
+            return Attempt(kind="failed", feedback=said + self._change_instead())
+        edits = kept
         texts = {edit.path: self.text(edit.path) for edit in edits}
         outcome = apply_edits(edits, texts)
         if not outcome.ok:
@@ -179,6 +181,16 @@ class WorkingCopy:
         paths = dict.fromkeys([*self._shown, *self.current])
         texts = {p: self.text(p) for p in paths if p not in self.protected}
         return {p: t for p, t in texts.items() if t is not None}
+
+    def _resent_only(self, edits: Sequence[Edit]) -> str:
+        """What a reply that only sent read-only files back unchanged did (a small model asked
+        to repair resent the test file verbatim, and read an instruction with no reason)."""
+        paths = sorted({edit.path for edit in edits})
+        which = "it holds" if len(paths) == 1 else "they hold"
+        return (
+            f"Your reply only sent {' and '.join(paths)} back unchanged, so nothing changed; "
+            f"{which} the tests the task must make pass and cannot be edited."
+        )
 
     def _drop_protected_changes(self, edits: Sequence[Edit]) -> list[str]:
         """Notes for edits that would change a protected file (the tests the task must pass)."""
