@@ -409,6 +409,36 @@ def test_after_a_repeated_failed_change_the_retry_starts_afresh_without_that_cha
     assert [c.temperature for c in session.model.calls][:3] == [0.0, 0.4, 0.7]
 
 
+def test_once_a_repair_repeated_a_failed_change_each_later_repair_starts_afresh(
+    shop_repo: Path, tmp_path: Path, shop: Any
+) -> None:
+    """A conversation whose repair repeated a failed change is not asked to repair again: the
+    next iteration is a new conversation (sampled) restating the first request once, with the
+    latest failure, and none of the failed changes."""
+    wrong = shop.BUGGY.replace("price * percent / 100", "price - percent")
+    other = shop.BUGGY.replace("price * percent / 100", "price + percent")
+    fixed = reply(f"shop/pricing.py\n```python\n{shop.FIXED}```\n")
+    echo = reply(f"shop/pricing.py\n```python\n{wrong}```\n")
+    settings = settings_for(
+        tmp_path,
+        [echo, echo, reply(f"shop/pricing.py\n```python\n{other}```\n"), fixed, reply("fix: d")],
+    )
+    request = build_request(TASK, settings, Overrides(max_iter=4, yes=True, edit_format="whole"))
+    session = Session(settings, shop_repo)
+    result = solve(session, request)
+
+    assert (result.outcome, result.iterations, result.calls) == ("solved", 3, 5)
+    assert [c.temperature for c in session.model.calls][:4] == [0.0, 0.4, 0.7, 0.7]
+    messages = trajectory(shop_repo, result.run_id)
+    first, *_, last = (i for i, m in enumerate(messages) if m["role"] == "system")
+    assert len([m for m in messages if m["role"] == "system"]) == 3  # three conversations
+    asked = messages[last + 1]["content"]
+    assert asked.startswith(messages[first + 1]["content"])
+    assert asked.count("An earlier answer to this was tried and failed:") == 1
+    assert "price - percent" not in asked and "price + percent" not in asked
+    assert "test_pricing.py" in asked
+
+
 def test_a_repair_repeats_a_long_tasks_first_paragraph_and_points_back_to_the_whole(
     shop_repo: Path, tmp_path: Path
 ) -> None:
