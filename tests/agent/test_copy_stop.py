@@ -34,10 +34,12 @@ def test_the_copy_of_a_read_only_file_after_the_fix_ends_the_reply(header: str) 
     assert "".join(seen) == said and "def test_add" not in said  # stopped at its fence
 
 
-def test_a_reply_that_begins_with_a_read_only_file_is_left_whole() -> None:
-    stop = CopyStop(["test_calc.py"])
-    said = stream(stop, COPY + FIX)
-    assert said == COPY + FIX and stop.cut is None and stop.trimmed(said) == said
+def test_a_reply_that_begins_with_a_read_only_file_ends_at_its_fence_and_names_it() -> None:
+    stop = CopyStop(["calc_test.py", "test_calc.py"])
+    said = stream(stop, "The tests first.\n\n" + COPY + FIX)
+    assert "from calc import" not in said and stop.refused == "test_calc.py"
+    assert stop.trimmed(said) == "The tests first.\n"
+    assert CopyStop(["test_calc.py"]).refused is None
 
 
 def test_a_read_only_file_named_in_prose_or_with_no_read_only_files_changes_nothing() -> None:

@@ -439,6 +439,31 @@ def test_once_a_repair_repeated_a_failed_change_each_later_repair_starts_afresh(
     assert "test_pricing.py" in asked
 
 
+def test_a_reply_that_begins_by_rewriting_the_tests_is_stopped_there_and_told_why(
+    shop_repo: Path, tmp_path: Path, shop: Any
+) -> None:
+    tests = (shop_repo / "tests" / "test_pricing.py").read_text()
+    copy = f"tests/test_pricing.py\n```python\n{tests}```\n\n"
+    fixed = f"shop/pricing.py\n```python\n{shop.FIXED}```\n"
+    settings = settings_for(tmp_path, [reply(copy + fixed), reply(fixed), reply("fix: d")])
+    request = build_request(TASK, settings, Overrides(max_iter=2, yes=True, edit_format="whole"))
+    bus = EventBus()
+    seen = events_of(bus)
+    result = solve(Session(settings, shop_repo, bus=bus), request)
+
+    assert (result.outcome, result.iterations, result.calls) == ("solved", 1, 3)
+    said = [d["completion_tokens"] for k, d in seen if k == "model.reply"]
+    assert said[0] < 20 < said[1]  # the first stopped at the copy's fence
+    messages = trajectory(shop_repo, result.run_id)
+    assert not any("def test_" in m["content"] for m in messages if m["role"] == "assistant")
+    asked = [m["content"] for m in messages if m["role"] == "user"][-1]
+    assert asked.endswith(
+        "Your reply began to rewrite tests/test_pricing.py and was stopped there: it holds the "
+        "tests the task must make pass and cannot be edited. Change the code in shop/pricing.py "
+        "or shop/__init__.py instead."
+    )
+
+
 def test_a_repair_repeats_a_long_tasks_first_paragraph_and_points_back_to_the_whole(
     shop_repo: Path, tmp_path: Path
 ) -> None:

@@ -97,6 +97,7 @@ class PipelineSolver:
     sample_next: bool = False  # the next request is a new conversation's first: sample it
     afresh_base: str = ""  # the request a fresh start restates (the first, or a refocus's)
     afresh_request: Message | None = None  # the last fresh start's request
+    refused: str | None = None  # the read-only file the last reply began to rewrite
     exchange: list[Message] = field(default_factory=list)  # the last request as sent, its reply
 
     def solve(self, opts: SolveOptions) -> StrategyResult:
@@ -206,6 +207,7 @@ class PipelineSolver:
         )
         if stop.cut is not None:
             reply = replace(reply, text=stop.trimmed(reply.text))
+        self.refused = stop.refused
         self.replies += 1
         self.messages.append({"role": "assistant", "content": reply.text})
         self.exchange = [{**m} for m in [*sent, self.messages[-1]]]
@@ -217,6 +219,9 @@ class PipelineSolver:
             self.on_token(piece)
 
     def _judge_reply(self, reply: Reply, opts: SolveOptions) -> Attempt:
+        if self.refused is not None:  # stopped as it began to rewrite the tests: not kept
+            self.messages.pop()
+            return Attempt(kind="failed", feedback=self.working.refusal(self.refused))
         attempt = self.working.apply_reply(reply.text)
         if attempt.ok and not self.working.changes():
             kind: AttemptKind = "unchanged"

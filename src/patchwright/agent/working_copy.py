@@ -182,6 +182,13 @@ class WorkingCopy:
         texts = {p: self.text(p) for p in paths if p not in self.protected}
         return {p: t for p, t in texts.items() if t is not None}
 
+    def refusal(self, path: str) -> str:
+        """What a reply stopped as it began to rewrite a read-only file is told."""
+        return (
+            f"Your reply began to rewrite {path} and was stopped there: it holds the tests the "
+            "task must make pass and cannot be edited." + self._change_instead()
+        )
+
     def _resent_only(self, edits: Sequence[Edit]) -> str:
         """What a reply that only sent read-only files back unchanged did (a small model asked
         to repair resent the test file verbatim, and read an instruction with no reason)."""
