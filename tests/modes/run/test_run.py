@@ -239,10 +239,11 @@ def test_the_tests_the_task_names_are_read_only(
     shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
 ) -> None:
     weakened = (shop_repo / "tests" / "test_pricing.py").read_text().replace("150.0", "50.0")
-    replies = script([whole(weakened, "tests/test_pricing.py") + whole(shop.FIXED), "fix: d"])
+    first = whole(weakened, "tests/test_pricing.py") + whole(shop.FIXED)  # stopped at the tests
+    replies = script([first, whole(shop.FIXED), "fix: d"])
     code, out = run(shop_repo, replies, "--edit-format", "whole")
     assert code == 0, out
-    assert out["files_changed"] == ["shop/pricing.py"]
+    assert out["files_changed"] == ["shop/pricing.py"] and out["calls"] == 3
     assert "150.0" in (shop_repo / "tests" / "test_pricing.py").read_text()
 
 
@@ -278,7 +279,7 @@ def test_branch_commits_on_a_working_branch(
 def test_a_runaway_reply_is_cut_short_in_the_history_and_explained(
     shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
 ) -> None:
-    runaway = "tests/test_pricing.py\n```python\n" + "assert apply_discount(1, 1) == 1\n" * 900
+    runaway = "shop/pricing.py\n```python\n" + "assert apply_discount(1, 1) == 1\n" * 900
     good = sr("    return price * percent / 100", "    return price * (1 - percent / 100)")
     code, out = run(shop_repo, script([runaway, good, "fix: d"]))
     assert code == 0, out
