@@ -20,6 +20,8 @@ class Conversation:
     messages: list[Message] = field(default_factory=list)
     earlier: list[Message] = field(default_factory=list)  # conversations left by a new one
     echo_base: tuple[Message, str] | None = None  # a request echoes were answered in, as sent
+    fresh: Message | None = None  # the request of the last fresh start (see ``restated``)
+    fresh_of: str = ""  # the request that fresh start restated
 
     @property
     def history(self) -> list[Message]:
@@ -30,6 +32,14 @@ class Conversation:
         """A request as it was first sent, before an echo's feedback joined it."""
         base = self.echo_base
         return base[1] if base is not None and base[0] is message else message["content"]
+
+    def restated(self, request: Message) -> str:
+        """The request a fresh start from ``request`` restates: ``request`` as first sent (an
+        echo's feedback joined to it speaks of a reply the new conversation does not hold), or,
+        from a fresh start's own request, the one that restated — never nested in itself."""
+        if request is not self.fresh:
+            self.fresh_of = self.as_sent(request)
+        return self.fresh_of
 
     def shows(self, text: str) -> bool:
         """Whether ``text`` (what fails now) is in this conversation's requests word for word

@@ -93,10 +93,7 @@ class PipelineSolver:
     replies: int = 0
     repeats: int = 0  # replies in a row that repeated a change verification turned down
     conversation_started: bool = False  # this conversation has had a reply (a refocus resets)
-    went_afresh: bool = False  # a repair repeated a failed change: later repairs start afresh
     sample_next: bool = False  # the next request is a new conversation's first: sample it
-    afresh_base: str = ""  # the request a fresh start restates (the first, or a refocus's)
-    afresh_request: Message | None = None  # the last fresh start's request
     refused: str | None = None  # the read-only file the last reply began to rewrite
     exchange: list[Message] = field(default_factory=list)  # the last request as sent, its reply
 
@@ -165,7 +162,7 @@ class PipelineSolver:
     def _iteration(self, opts: SolveOptions, iteration: int) -> StrategyResult | None:
         """The kept (or skipped) change, or None: on to the next iteration, from the
         candidate that came closest."""
-        if self.went_afresh and len(self.messages) > HEAD:
+        if self.conversation.fresh is not None and len(self.messages) > HEAD:
             self._start_afresh(iteration, "a repair in a conversation repeated a failed change")
             self.sample_next = True
         start, state = len(self.messages), self.working.snapshot()
@@ -292,22 +289,16 @@ class PipelineSolver:
             self.bus.emit(EditRetry(used=self.retries, budget=opts.free_retries, why=attempt.kind))
 
     def _start_afresh(self, iteration: int, why: str) -> None:
-        """After a reply that repeats a failed change: a new conversation from the first
-        request, told what failed but not shown the change. In the conversation that holds
-        it a small model answers with that change again, sampled or not (Exercism: 4 of the
-        first 6 runs ended on three copies of one failed change). Once that happened, each
-        later repair starts afresh too: on the kept benchmark records, a repair asked in the
-        conversation after one had repeated a change repeated one again in 28 of 46 (one
-        solved), while the first reply of a new conversation solved 4 of 60 and repeated 1."""
+        """After a reply that repeats a failed change, and for each later repair: a new
+        conversation from the first request, told what failed but not shown the change (kept
+        records: a repair asked in the old one repeated a failed change 28 of 46 times)."""
         system, request = self.messages[:HEAD]
-        if request is not self.afresh_request:
-            # the request as first sent: an echo's feedback joined to it speaks of a reply the
-            # new conversation does not hold; a fresh start from a fresh start, of the same one
-            self.afresh_base = self.conversation.as_sent(request)
-        content = render("afresh", request=self.afresh_base, failures=self.last_failure)
-        self.afresh_request = {"role": "user", "content": content}
-        self._new_conversation([system, self.afresh_request])
-        self.went_afresh = True
+        content = render(
+            "afresh", request=self.conversation.restated(request), failures=self.last_failure
+        )
+        fresh: Message = {"role": "user", "content": content}
+        self._new_conversation([system, fresh])
+        self.conversation.fresh = fresh
         self.actions.append({"iteration": iteration, "afresh": why})
 
     def _new_conversation(self, messages: list[Message]) -> None:
