@@ -387,7 +387,7 @@ def test_after_a_repeated_failed_change_the_retry_starts_afresh_without_that_cha
 ) -> None:
     """The conversation that holds a failed change draws it again; the retry after a repeat
     is a new conversation: the first request and what failed, not the change."""
-    wrong = shop.BUGGY.replace("price * percent / 100", "percent * price / 100")  # both fail
+    wrong = shop.BUGGY.replace("price * percent / 100", "price - percent")
     echo = reply(f"shop/pricing.py\n```python\n{wrong}```\n")
     fixed = reply(f"shop/pricing.py\n```python\n{shop.FIXED}```\n")
     settings = settings_for(tmp_path, [echo, echo, fixed, reply("fix: d")])
@@ -403,7 +403,7 @@ def test_after_a_repeated_failed_change_the_retry_starts_afresh_without_that_cha
     assert asked.startswith(messages[first + 1]["content"])  # the first request, then
     assert (
         "An earlier answer to this was tried and failed:" in asked
-        and "percent * price" not in asked
+        and "price - percent" not in asked
     )
     assert "test_pricing.py" in asked  # what failed
     assert [c.temperature for c in session.model.calls][:3] == [0.0, 0.4, 0.7]
@@ -415,8 +415,8 @@ def test_once_a_repair_repeated_a_failed_change_each_later_repair_starts_afresh(
     """A conversation whose repair repeated a failed change is not asked to repair again: the
     next iteration is a new conversation (sampled) restating the first request once, with the
     latest failure, and none of the failed changes."""
-    wrong = shop.BUGGY.replace("price * percent / 100", "percent * price / 100")  # both fail
-    other = shop.BUGGY.replace("price * percent / 100", "price * percent / 1e2")
+    wrong = shop.BUGGY.replace("price * percent / 100", "price - percent")
+    other = shop.BUGGY.replace("price * percent / 100", "price + percent")
     fixed = reply(f"shop/pricing.py\n```python\n{shop.FIXED}```\n")
     echo = reply(f"shop/pricing.py\n```python\n{wrong}```\n")
     settings = settings_for(
@@ -435,7 +435,7 @@ def test_once_a_repair_repeated_a_failed_change_each_later_repair_starts_afresh(
     asked = messages[last + 1]["content"]
     assert asked.startswith(messages[first + 1]["content"])
     assert asked.count("An earlier answer to this was tried and failed:") == 1
-    assert "percent * price" not in asked and "1e2" not in asked
+    assert "price - percent" not in asked and "price + percent" not in asked
     assert "test_pricing.py" in asked
 
 

@@ -31,7 +31,6 @@ class SolveOptions:
     sample_temperature: float = 0.7
     done: str = ""  # what "done" means, repeated in every repair prompt
     failures: str = ""  # how the criterion fails before any change
-    failing_before: int = 0  # the task's tests failing before any change (0: not known)
     definition: str = ""  # fmt "function": the definition the model rewrites
     refocus: Refocus | None = None  # how to start over once an iteration failed
     # replies in a row that repeat a change already turned down, before the run stops: the

@@ -23,7 +23,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from patchwright import interrupts
-from patchwright.agent.afresh import Closest, afresh_request, nearer
 from patchwright.agent.candidates import Tried, rank
 from patchwright.agent.checker import Check
 from patchwright.agent.conversation import Conversation
@@ -88,7 +87,6 @@ class PipelineSolver:
     on_step: Trajectory = lambda messages, actions: None  # the trajectory, after each step
     pending_notes: list[str] = field(default_factory=list)
     rejected: list[Changes] = field(default_factory=list)  # changes verification turned down
-    closest: Closest | None = None  # the rejected change a fresh start goes on from
     last_check: Check | None = None
     last_failure: str = ""  # what still fails: the baseline's report, then the last rejection's
     retries: int = 0
@@ -165,7 +163,7 @@ class PipelineSolver:
         """The kept (or skipped) change, or None: on to the next iteration, from the
         candidate that came closest."""
         if self.conversation.fresh is not None and len(self.messages) > HEAD:
-            self._start_afresh(opts, iteration, "an earlier repair repeated a failed change")
+            self._start_afresh(iteration, "a repair in a conversation repeated a failed change")
             self.sample_next = True
         start, state = len(self.messages), self.working.snapshot()
         tried: list[Tried] = []
@@ -281,7 +279,7 @@ class PipelineSolver:
                 )
             )
             if attempt.kind == "repeated" and not sampled and len(self.messages) > HEAD:
-                self._start_afresh(opts, iteration, "the reply repeated a failed change")
+                self._start_afresh(iteration, "the reply repeated a failed change")
             else:
                 self.conversation.add_feedback(self._feedback(attempt, opts, cut_off))
             if sampled or self.retries >= opts.free_retries or self.repeats >= opts.max_repeats:
@@ -290,23 +288,18 @@ class PipelineSolver:
             retry, echoed = retry + 1, attempt.kind in _ECHO
             self.bus.emit(EditRetry(used=self.retries, budget=opts.free_retries, why=attempt.kind))
 
-    def _start_afresh(self, opts: SolveOptions, iteration: int, why: str) -> None:
+    def _start_afresh(self, iteration: int, why: str) -> None:
         """After a reply that repeats a failed change, and for each later repair: a new
-        conversation from the first request, told what failed but not shown the failed change
-        — from the closest change instead when one made progress (``agent.afresh``)."""
+        conversation from the first request, told what failed but not shown the change (kept
+        records: a repair asked in the old one repeated a failed change 28 of 46 times)."""
         system, request = self.messages[:HEAD]
-        closest, restated_request = self.closest, self.conversation.restated(request)
-        content = afresh_request(restated_request, closest, self.last_failure, fmt=opts.fmt,
-                                 definition=opts.definition)  # fmt: skip
+        content = render(
+            "afresh", request=self.conversation.restated(request), failures=self.last_failure
+        )
         fresh: Message = {"role": "user", "content": content}
         self._new_conversation([system, fresh])
         self.conversation.fresh = fresh
-        action: dict[str, Any] = {"iteration": iteration, "afresh": why}
-        if closest is not None:
-            self.working.restore(closest.state)
-            self.last_failure = closest.report
-            action["from"] = f"the closest change ({closest.left} test(s) still failing)"
-        self.actions.append(action)
+        self.actions.append({"iteration": iteration, "afresh": why})
 
     def _new_conversation(self, messages: list[Message]) -> None:
         """Go on in ``messages`` from the files as they are; the conversation left stays in
@@ -392,8 +385,6 @@ class PipelineSolver:
         failures = "\n".join([*self.pending_notes, report, *lost])
         self.pending_notes.clear()
         self.last_failure = report  # a fresh start is told this, without the change
-        self.closest = nearer(self.closest, check, opts.failing_before, self.working.snapshot(),
-                              report)  # fmt: skip
         repair = render(
             "repair",
             task=self._goal(opts),

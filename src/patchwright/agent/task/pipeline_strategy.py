@@ -115,7 +115,6 @@ def build_pipeline(
         candidates=candidates_for(request.limits.candidates, info),
         done=ground.done,
         failures=ground.failures,
-        failing_before=ground.failing_before,
         refocus=refocus_for(info, request.edit_format, request.task, ground, editable),
     )
     return Wired("pipeline", lambda: solver.solve(options), fmt, options.candidates)

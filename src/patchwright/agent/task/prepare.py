@@ -51,12 +51,6 @@ class Groundwork:
         return self.criterion.describe() if self.criterion.defined else ""
 
     @property
-    def failing_before(self) -> int:
-        """How many of the tests the change must make pass fail before it."""
-        failing = self.baseline.failing_tests
-        return len([t for t in required_tests(self.baseline, self.criterion) if t in failing])
-
-    @property
     def test_files(self) -> list[str]:
         """The files of the failing tests the change must make pass — those the failure
         report shows first — including a Rust file that holds its own tests."""
