@@ -13,6 +13,7 @@ from dataclasses import replace
 from patchwright.edits.dropped import dropped_definitions, merge_definitions
 from patchwright.edits.elision import is_elision
 from patchwright.edits.explain import explain_not_found
+from patchwright.edits.go_imports import add_std_imports
 from patchwright.edits.imports import restore_imports
 from patchwright.edits.locate import already_present, covers_match, locate
 from patchwright.edits.match import Found, split_lines
@@ -188,13 +189,14 @@ def _preserve_imports(
 ) -> None:
     for path, new in state.items():
         old = files.get(path)
-        if not path.endswith(".py") or old is None or new is None or old == new:
+        fixes = _FIXES.get(path.rsplit(".", 1)[-1])
+        if fixes is None or old is None or new is None or old == new:
             continue
         if "\r\n" in new:  # a caller that skipped the byte boundary: CRLF stays CRLF
-            fixed = _python_fixes(path, old.replace("\r\n", "\n"), new.replace("\r\n", "\n"))
+            fixed = fixes(path, old.replace("\r\n", "\n"), new.replace("\r\n", "\n"))
             state[path] = fixed[0].replace("\n", "\r\n")
         else:
-            fixed = _python_fixes(path, old, new)
+            fixed = fixes(path, old, new)
             state[path] = fixed[0]
         notes.extend(fixed[1])
 
@@ -215,6 +217,21 @@ def _python_fixes(path: str, old: str, new: str) -> tuple[str, list[str]]:
         names = "; ".join(restored)
         notes.append(f"{path}: restored {names} (the edit removed it but the code still uses it)")
     return new, notes
+
+
+def _go_fixes(path: str, old: str, new: str) -> tuple[str, list[str]]:
+    """Import the standard packages the change uses and the file does not import."""
+    fixed, added = add_std_imports(old, new)
+    if not added:
+        return new, []
+    names = ", ".join(f'"{p}"' for p in added)
+    return fixed, [f"{path}: imported {names} (the change uses it; the file did not import it)"]
+
+
+_FIXES: dict[str, Callable[[str, str, str], tuple[str, list[str]]]] = {
+    "py": _python_fixes,
+    "go": _go_fixes,
+}
 
 
 _JOINED = (
