@@ -8,7 +8,12 @@ the tokens are counted here, the same way for every client: each ``Llama.generat
 (one per completion) appends two JSON lines to USAGE_LOG — ``start`` when it begins and
 ``end`` with the prompt length, the prefix reused from the KV cache (the rest is
 prefilled), the tokens generated, the temperature actually used, the seconds to the first
-token and in all. Everything else is the stock server.
+token and to the last. Everything else is the stock server.
+
+A client that stops reading mid-reply (patchwright ends a reply that starts copying a
+read-only file; Aider killed at its time limit) leaves the server's generator open until it
+is garbage-collected, 10–25 s later and after the next completion has begun: ``seconds``
+ends at the last token handed out, and ``closed_s`` says when the generator was closed.
 """
 
 from __future__ import annotations
@@ -55,11 +60,13 @@ def instrument(handle: TextIO) -> None:
         temp = kwargs.get("temp")
         _log(handle, {"event": "start", "id": call, "t": started})
         first: float | None = None
+        last: float | None = None
         generated = 0
         try:
             for token in original(self, tokens, *args, **kwargs):
+                last = time.time()
                 if first is None:
-                    first = time.time()
+                    first = last
                 if not llama_cpp.llama_vocab_is_eog(self._model.vocab, token):
                     generated += 1  # as the server's own usage counts: not the end token
                 yield token
@@ -76,7 +83,8 @@ def instrument(handle: TextIO) -> None:
                     "completion_tokens": generated,
                     "temperature": temp,
                     "ttft_s": round((first or ended) - started, 3),
-                    "seconds": round(ended - started, 3),
+                    "seconds": round((last or ended) - started, 3),
+                    "closed_s": round(ended - started, 3),
                 },
             )
 
