@@ -50,6 +50,7 @@ _USE = re.compile(r"(?<![\w.])([a-z][a-z0-9]*)\.[A-Z]\w*")
 _SINGLE = re.compile(r'^import[ \t]+(?:([\w.]+)[ \t]+)?"([^"]+)"[ \t]*$', re.M)
 _BLOCK = re.compile(r"^import\s*\(\n(.*?)^\)", re.M | re.S)
 _ENTRY = re.compile(r'^[ \t]*(?:([\w.]+)\s+)?"([^"]+)"', re.M)
+_SPECS = re.compile(r'^import[ \t]+(?:([\w.]+)[ \t]+)?"([^"]+)"|^import[ \t]*\(([^)]*)\)', re.M)
 _PACKAGE = re.compile(r"^package\s+\w+[^\n]*\n", re.M)
 
 
@@ -57,12 +58,17 @@ def _code(text: str) -> str:
     return _NOISE.sub(lambda m: " " * len(m.group(0)), text)
 
 
+def import_specs(text: str) -> list[tuple[str, str]]:
+    """A Go file's imports as (alias or "", path), single-line and block ones alike."""
+    specs: list[tuple[str, str]] = []
+    for alias, single, block in _SPECS.findall(text):
+        specs.extend([(alias, single)] if single else _ENTRY.findall(block))
+    return specs
+
+
 def _imported(text: str) -> set[str]:
     """The names a file's imports bind (an alias, else the path's last element)."""
-    entries = _SINGLE.findall(text)
-    for block in _BLOCK.findall(text):
-        entries.extend(_ENTRY.findall(block))
-    return {alias or path.rsplit("/", 1)[-1] for alias, path in entries}
+    return {alias or path.rsplit("/", 1)[-1] for alias, path in import_specs(text)}
 
 
 def _declares(code: str, name: str) -> bool:

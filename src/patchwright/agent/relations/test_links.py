@@ -27,6 +27,7 @@ from pathlib import PurePosixPath
 from patchwright.agent.relations.code_defs import JS_SUFFIXES, defined_names, family_of
 from patchwright.agent.relations.rust_links import INLINE_TESTS, Crate, crates, rust_code_under_test
 from patchwright.agent.relevance import imported_files
+from patchwright.edits.go_imports import import_specs
 from patchwright.index.locate import is_test_path
 
 __all__ = ["CodeLinks"]
@@ -37,7 +38,6 @@ _JS_SPEC = re.compile(
     re.M,
 )
 _TS_FOR_JS = {".js": (".ts", ".tsx"), ".jsx": (".tsx",), ".mjs": (".mts",), ".cjs": (".cts",)}
-_GO_IMPORT = re.compile(r'^import\s+(?:[\w.]+\s+)?"([^"]+)"|^import\s*\(([^)]*)\)', re.M)
 _GO_MODULE = re.compile(r"^module\s+(\S+)", re.M)
 
 
@@ -140,14 +140,13 @@ class CodeLinks:
         if home is None:
             return found
         top, module = home
-        for single, block in _GO_IMPORT.findall(text):
-            for spec in [single] if single else re.findall(r'"([^"]+)"', block):
-                if spec != module and not spec.startswith(module + "/"):
-                    continue
-                folder = posixpath.normpath(posixpath.join(top, spec[len(module) :].lstrip("/")))
-                for file in self._go_folders.get("" if folder == "." else folder, ()):
-                    if file not in found:
-                        found.append(file)
+        for _, spec in import_specs(text):
+            if spec != module and not spec.startswith(module + "/"):
+                continue
+            folder = posixpath.normpath(posixpath.join(top, spec[len(module) :].lstrip("/")))
+            for file in self._go_folders.get("" if folder == "." else folder, ()):
+                if file not in found:
+                    found.append(file)
         return found
 
     @cached_property
