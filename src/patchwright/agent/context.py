@@ -102,7 +102,8 @@ class ContextRequest:
     max_keyword_files: int = 4
 
 
-def _lang(path: str) -> str:
+def fence_lang(path: str) -> str:
+    """The code fence's language for ``path`` (empty when unknown)."""
     return _LANGS.get(PurePosixPath(path).suffix.lower(), "")
 
 
@@ -159,7 +160,7 @@ def build_context(root: Path, req: ContextRequest, count: TokenCounter = approx_
         forced = reason in ("included", "named in the task")
         fits = used + cost <= req.budget_tokens
         if len(ctx.files) < req.max_files and (fits or (forced and not ctx.files)):
-            ctx.files.append(ContextFile(path, text.rstrip("\n"), _lang(path), reason))
+            ctx.files.append(ContextFile(path, text.rstrip("\n"), fence_lang(path), reason))
             used += cost
         elif forced or reason != "keyword relevance" or len(ctx.omitted) < 10:
             ctx.omitted.append(path)
@@ -197,6 +198,6 @@ def included_files(
         if shown and used + cost > budget_tokens:
             omitted.append(path)
             continue
-        shown.append(ContextFile(path, texts[path].rstrip("\n"), _lang(path), "included"))
+        shown.append(ContextFile(path, texts[path].rstrip("\n"), fence_lang(path), "included"))
         used += cost
     return shown, omitted

@@ -32,6 +32,7 @@ class SolveOptions:
     done: str = ""  # what "done" means, repeated in every repair prompt
     failures: str = ""  # how the criterion fails before any change
     definition: str = ""  # fmt "function": the definition the model rewrites
+    definition_lang: str = "python"  # ... and its code fence's language
     refocus: Refocus | None = None  # how to start over once an iteration failed
     # replies in a row that repeat a change already turned down, before the run stops: the
     # third sampled copy of the same failed change says the model has nothing else to offer

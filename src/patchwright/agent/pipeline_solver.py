@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from patchwright import interrupts
 from patchwright.agent.candidates import Tried, rank
 from patchwright.agent.checker import Check
+from patchwright.agent.context import fence_lang
 from patchwright.agent.conversation import Conversation
 from patchwright.agent.copy_stop import CopyStop
 from patchwright.agent.fit import HEAD, fitted
@@ -137,6 +138,7 @@ class PipelineSolver:
             {"iteration": iteration, "refocus": focus.definition, "path": focus.path}
         )
         return replace(opts, fmt="function", definition=focus.definition, refocus=None,
+                       definition_lang=fence_lang(focus.path) or "python",
                        reply_tokens=focus.reply_tokens,
                        free_retries=self.retries + opts.free_retries)  # fmt: skip
 
@@ -322,6 +324,7 @@ class PipelineSolver:
             limit=opts.reply_tokens,
             protected=sorted(self.working.protected),
             definition=opts.definition,
+            lang=opts.definition_lang,
         )
 
     # -- verifying, approving, keeping -------------------------------------------------------

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
+from patchwright.edits.brace_merge import lacks_package_clause
 from patchwright.edits.dropped import dropped_definitions, merge_definitions
 from patchwright.edits.elision import is_elision
 from patchwright.edits.explain import explain_not_found
@@ -70,11 +71,14 @@ def _apply_whole(index: int, edit: Edit, current: str | None) -> tuple[BlockResu
     if edit.fmt == "definitions" and current is not None:
         return _apply_definitions(index, edit, current, new)
     lost = [] if current is None else dropped_definitions(edit.path, current, new)
-    merged = merge_definitions(current, new) if lost and current is not None else None
+    headless = current is not None and lacks_package_clause(edit.path, current, new)
+    partial = lost or headless
+    merged = merge_definitions(current, new, edit.path) if partial and current else None
     if merged is not None:
+        left_out = ", ".join(lost) or "the package clause"
         return BlockResult(
             index, edit.path, "applied", "merge",
-            f"the reply left out {', '.join(lost)}; read as the definitions it changes, "
+            f"the reply left out {left_out}; read as the definitions it changes, "
             "the rest of the file kept",
         ), merged  # fmt: skip
     if lost:
@@ -94,7 +98,7 @@ def _apply_definitions(
     index: int, edit: Edit, current: str, new: str
 ) -> tuple[BlockResult, str | None]:
     """A block of definitions only (no path named): each replaces its namesake in the file."""
-    merged = merge_definitions(current, new)
+    merged = merge_definitions(current, new, edit.path)
     if merged is None:
         return _fail(index, edit, f"the code block's definitions could not be placed in "
                      f"{edit.path}: write the file path on a line by itself before the block")  # fmt: skip

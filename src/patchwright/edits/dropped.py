@@ -11,8 +11,9 @@ SEARCH/REPLACE block whose REPLACE is empty. A function of the reply that no top
 definition of the file is named after, but exactly one method is, replaces that method
 (indented as it was): asked for "the corrected function", a small model sends the method
 alone, out of its class. A reply indented as a whole (a method copied with its class's
-indentation) is read dedented. Python only; text that does not parse (before or after) is
-left to the syntax gate.
+indentation) is read dedented. Text that does not parse (before or after) is left to the
+syntax gate. Go, Rust, JavaScript and TypeScript files are read the same way by
+``edits.brace_merge``.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ from __future__ import annotations
 import ast
 import io
 import textwrap
+
+from patchwright.edits import brace_merge
+from patchwright.edits.brace_defs import family_of
 
 DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
@@ -43,6 +47,8 @@ def readable(new: str) -> str:
 
 def dropped_definitions(path: str, old: str, new: str) -> list[str]:
     """Top-level functions and classes of ``old`` that ``new`` no longer defines."""
+    if family_of(path) is not None:
+        return brace_merge.dropped(path, old, new)
     if not path.endswith((".py", ".pyi")):
         return []
     before, after = _parse(old), _parse(readable(new))
@@ -91,17 +97,23 @@ def _places(before: ast.Module, old_lines: list[str]) -> dict[str, tuple[int, in
     return where
 
 
-def replaceable(text: str) -> set[str] | None:
-    """The names a block of definitions can replace in ``text`` — its top-level definitions
-    and its lone methods (see ``merge_definitions``); None when it does not parse."""
+def replaceable(text: str, path: str = "") -> set[str] | None:
+    """The names a block of definitions can replace in ``text`` (the file ``path``) — its
+    top-level definitions and its lone methods (see ``merge_definitions``); None when it
+    does not parse."""
+    if family_of(path) is not None:
+        return brace_merge.replaceable(path, text)
     tree = _parse(text)
     return None if tree is None else set(_places(tree, _lines(text)))
 
 
-def merge_definitions(old: str, new: str) -> str | None:
+def merge_definitions(old: str, new: str, path: str = "") -> str | None:
     """``old`` with each top-level definition of ``new`` put in place of its namesake (a
     top-level one, else a lone method; new names appended), when all of ``new``'s other
-    statements are already in ``old``; else None."""
+    statements are already in ``old``; else None. ``path`` names the file's language
+    (Python when it is not a brace language's)."""
+    if family_of(path) is not None:
+        return brace_merge.merge(path, old, new)
     new = readable(new)
     before, after = _parse(old), _parse(new)
     if before is None or after is None:

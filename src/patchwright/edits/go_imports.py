@@ -107,7 +107,7 @@ def add_std_imports(old: str | None, new: str) -> tuple[str, list[str]]:
     paths = missing_std_imports(old, new)
     if not paths or _PACKAGE.search(new) is None:
         return new, []
-    return _insert(new, paths), paths
+    return add_imports(new, paths), paths
 
 
 def _into_block(body: str, paths: list[str]) -> str:
@@ -126,7 +126,18 @@ def _into_block(body: str, paths: list[str]) -> str:
     return "\n".join(lines)
 
 
-def _insert(text: str, paths: list[str]) -> str:
+def import_lines(text: str) -> set[int]:
+    """The 0-based lines of ``text`` that its import declarations take up."""
+    taken: set[int] = set()
+    for m in _SPECS.finditer(text):
+        first = text.count("\n", 0, m.start())
+        taken.update(range(first, first + m.group(0).count("\n") + 1))
+    return taken
+
+
+def add_imports(text: str, paths: list[str]) -> str:
+    """``text`` with ``paths`` imported: into its first import group in gofmt's order, else
+    after its single-line imports, else after its package clause (``text`` has one)."""
     block = _BLOCK.search(text)
     if block is not None:
         return text[: block.start(1)] + _into_block(block.group(1), paths) + text[block.end(1) :]
@@ -136,5 +147,6 @@ def _insert(text: str, paths: list[str]) -> str:
         end = singles[-1].end() + 1
         return text[:end] + added + text[end:]
     package = _PACKAGE.search(text)
-    assert package is not None  # checked by the caller
+    if package is None:
+        return text
     return text[: package.end()] + "\n" + added + text[package.end() :]

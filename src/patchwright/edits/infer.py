@@ -7,7 +7,8 @@ function and class it defines again and whose every top-level import it keeps (s
 illustrative snippet is never taken for a whole file). A bare block of definitions only —
 "the corrected function", as a small model sends it — belongs to the one shown file that
 defines every one of its names (at the top level, or as a lone method) and already has its
-other statements; it is then read as those definitions changed (:mod:`~patchwright.edits.dropped`).
+other statements (a Go, Rust or JavaScript file: whose imports it may add to); it is then
+read as those definitions changed (:mod:`~patchwright.edits.dropped`).
 Anything else stays unassigned and the model is asked to name the file.
 """
 
@@ -17,7 +18,8 @@ import ast
 import re
 from collections.abc import Mapping
 
-from patchwright.edits.dropped import DEFS, readable, replaceable
+from patchwright.edits.brace_defs import definitions, family_of
+from patchwright.edits.dropped import DEFS, merge_definitions, readable, replaceable
 from patchwright.edits.types import Edit
 
 _TOP_LEVEL = re.compile(r"^(?:async\s+def|def|class)\s+([A-Za-z_]\w*)", re.M)
@@ -61,21 +63,27 @@ def owner_of_whole(block: str, shown: Mapping[str, str] | None) -> str | None:
 
 def owner_of_definitions(block: str, shown: Mapping[str, str] | None) -> str | None:
     """The single shown file that ``block`` — definitions only — changes, else None."""
-    if not shown:
-        return None
+    owners = [path for path, text in (shown or {}).items() if _changes(path, text, block)]
+    return owners[0] if len(owners) == 1 else None
+
+
+def _changes(path: str, text: str, block: str) -> bool:
+    """Whether ``block``, definitions only, changes the file ``path`` (``text``)."""
+    if family_of(path) is not None:
+        names = {s.name for s in definitions(path, block) if s.depth == 0}
+        defined = replaceable(text, path) or set()
+        return bool(names) and names <= defined and merge_definitions(text, block, path) is not None
+    if not path.endswith((".py", ".pyi")):
+        return False
     source = readable(block)
     try:
         tree = ast.parse(source)
     except (SyntaxError, ValueError):
-        return None
+        return False
     names = {n.name for n in tree.body if isinstance(n, DEFS)}
     others = [n for n in tree.body if not isinstance(n, DEFS)]
     if not names or any(not isinstance(n, (ast.Import, ast.ImportFrom)) for n in others):
-        return None
-    owners = []
-    for path, text in shown.items():
-        defined = replaceable(text) if path.endswith((".py", ".pyi")) else None
-        kept = all((ast.get_source_segment(source, n) or "?") in text for n in others)
-        if defined is not None and names <= defined and kept:
-            owners.append(path)
-    return owners[0] if len(owners) == 1 else None
+        return False
+    known = replaceable(text)
+    kept = all((ast.get_source_segment(source, n) or "?") in text for n in others)
+    return known is not None and names <= known and kept

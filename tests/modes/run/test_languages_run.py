@@ -206,3 +206,38 @@ def test_unlinking_the_protected_rust_tests_does_not_count_as_passing_them(
     repair = messages[3]["content"]
     assert "did not pass in it" in repair and "src/lib.rs::tests::add_works" in repair
     assert "Your change removed `mod tests;` from src/lib.rs" in repair
+
+
+FUNCTIONS = {
+    "node": "function add(a, b) {\n  return a + b;\n}\n",
+    "go": "func Add(a, b int) int {\n\treturn a + b\n}\n",
+    "rust": "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n",
+}
+TEST_LINES = {"node": "assert.strictEqual(add(2, 3), 5)", "go": "func TestAdd(t *testing.T)",
+              "rust": "fn add_returns_the_sum()"}  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", list(FUNCTIONS))
+def test_after_a_failed_attempt_the_model_is_asked_for_the_function_the_failing_test_calls(
+    kind: str, tmp_path: Path, script: Script, shop: Any
+) -> None:
+    """The one-function retry, in each language: HumanEvalFix Go-16's seven whole-file
+    replies each sent main.go back unchanged; asked for the function alone, with the
+    failing test and what it said, the 1.5B model has something smaller to get right."""
+    repo, (path, fence, (bad, good), test_id, said) = _repo(kind, tmp_path, shop)
+    before = (repo / path).read_text()
+    indent = bad[: len(bad) - len(bad.lstrip())]
+    name = FUNCTIONS[kind].split("(")[0].split()[-1]
+    replies = script([sr(path, fence, bad, f"{indent}// add them\n{bad}"),
+                      f"The subtraction should be an addition.\n```{fence}\n{FUNCTIONS[kind]}```\n",
+                      "fix(calc): add adds"])  # fmt: skip
+    code, out = shop.run(repo, TASK, replies, "--max-iter", "2")
+    assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
+    assert (repo / path).read_text() == before.replace(bad, good)
+    run_dir = next((repo / ".patchwright" / "runs").iterdir())
+    messages = json.loads((run_dir / "trajectory.json").read_text())["messages"]
+    asked = [m["content"] for m in messages if m["role"] == "user"][-1]
+    assert f"A test fails. The bug is in the function `{name}` of {path}." in asked
+    assert TEST_LINES[kind] in asked and said in asked and f"```{fence}\n" in asked
+    assert f"The failing test ({test_id.split('::')[0]}):" in asked
+    assert "What the test run says:" in asked and "with its comment" in asked

@@ -5,7 +5,9 @@ Measured with the embedded 1.5B model: asked for whole files, it solves some bug
 others back unchanged however often it is asked (greedy, the same prompt gives the same
 reply); asked for the one function, with the failing test and what it said, it solves some of
 those others — and misses some the whole-file prompt solved, which is why this is the
-second way in, not the first (``benchmarks/tasks/README.md``).
+second way in, not the first (``benchmarks/tasks/README.md``). Go, Rust, JavaScript and
+TypeScript functions are found by name (``relations.brace_suspects``): HumanEvalFix Go-16's
+seven whole-file replies each returned the file unchanged.
 
 A stub (``pass``, ``...``, ``raise NotImplementedError``) is no bug to find: an exercise is
 repaired in the whole-file conversation, where the model sees its own attempt and what it
@@ -20,11 +22,14 @@ import ast
 import re
 from collections.abc import Sequence
 
+from patchwright.agent.context import fence_lang
 from patchwright.agent.pipeline_options import Refocus
 from patchwright.agent.prompts import render
+from patchwright.agent.relations.brace_suspects import find_brace_suspects, is_brace_stub
 from patchwright.agent.relations.pycode import FUNCTIONS, functions, is_stub, source
 from patchwright.agent.relations.suspects import MAX_LINES, Suspect, find_suspects
 from patchwright.agent.task.prepare import Groundwork, required_tests
+from patchwright.edits.brace_defs import family_of
 from patchwright.llm import Message, ModelInfo
 from patchwright.verify.tools import said
 
@@ -36,24 +41,37 @@ def refocus_for(
     info: ModelInfo, edit_format: str, task: str, ground: Groundwork, editable: Sequence[str]
 ) -> Refocus | None:
     """The one-function conversation for ``task`` — for a small model whose edit format
-    patchwright chooses, when a failing test convicts one function of an ``editable`` Python
-    file (or, with no test case to read, the task names one) — else None."""
+    patchwright chooses, when a failing test convicts one function of an ``editable`` file
+    of Python, Go, Rust, JavaScript or TypeScript (or, with no test case to read, the task
+    names one) — else None."""
     if not info.small or edit_format != "auto":
         return None
     found = _suspects(task, ground, [p for p in editable if p.endswith(".py")])
     if not found:
+        found = _brace_suspects(task, ground, [p for p in editable if family_of(p)])
+    if not found or _stub(found[0]):
         return None
     suspect = found[0]
-    if _stub(suspect.code):
-        return None
+    python = suspect.path.endswith(".py")
     text = ground.texts[suspect.path].rstrip("\n")
-    prompt = render("fix_function", path=suspect.path, lang="python", task=task, text=text,
-                    suspect=suspect)  # fmt: skip
+    prompt = render("fix_function", path=suspect.path, lang=fence_lang(suspect.path), task=task,
+                    text=text, suspect=suspect, runner="pytest" if python else "the test run",
+                    doc="docstring" if python else "comment")  # fmt: skip
     messages: tuple[Message, ...] = (
         {"role": "system", "content": render("system", fmt="function")},
         {"role": "user", "content": prompt},
     )
     return Refocus(messages, suspect.name, suspect.path)
+
+
+def _brace_suspects(task: str, ground: Groundwork, paths: Sequence[str]) -> list[Suspect]:
+    """The Go, Rust or JavaScript function the task names, else those the failing tests
+    call (``brace_suspects``)."""
+    names = set(_NAMED.findall(task))
+    run = ground.baseline.tests
+    failing = required_tests(ground.baseline, ground.criterion)
+    return [s for p in paths for s in find_brace_suspects(names, run, failing, p, ground.texts,
+                                                          ground.failures)]  # fmt: skip
 
 
 def _suspects(task: str, ground: Groundwork, paths: Sequence[str]) -> list[Suspect]:
@@ -76,9 +94,11 @@ def _suspects(task: str, ground: Groundwork, paths: Sequence[str]) -> list[Suspe
     return [Suspect(node.name, code, says=says, path=path)] if code.count("\n") < MAX_LINES else []
 
 
-def _stub(code: str) -> bool:
+def _stub(suspect: Suspect) -> bool:
+    if not suspect.path.endswith(".py"):
+        return is_brace_stub(suspect.code)
     try:
-        node = ast.parse(code).body[0]
+        node = ast.parse(suspect.code).body[0]
     except (SyntaxError, ValueError, IndexError):
         return False
     return isinstance(node, FUNCTIONS) and is_stub(node)
