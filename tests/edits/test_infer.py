@@ -67,6 +67,23 @@ def test_a_bare_corrected_function_changes_that_function_and_keeps_the_rest() ->
     assert new == "from typing import List\n\n\n" + function
 
 
+def test_a_corrected_function_with_a_new_helper_changes_it_and_appends_the_helper() -> None:
+    block = (
+        "def below_zero(operations: List[int]) -> bool:\n    return _dips(operations)\n\n\n"
+        "def _dips(operations: List[int]) -> bool:\n    return min(operations, default=0) < 0\n"
+    )
+    parsed = parse_reply(f"```python\n{block}```\n", known_files=KNOWN, shown=SHOWN)
+    new = apply_edits(parsed.edits, {"solution.py": SOLUTION}).new_texts["solution.py"] or ""
+    assert "return _dips(operations)" in new and new.endswith("< 0\n")
+    go = "package main\n\nfunc Count(s string) int {\n\treturn len(s)\n}\n"
+    reply = "```go\nfunc Count(s string) int {\n\treturn len(lower(s))\n}\n\nfunc lower(s string) string {\n\treturn s\n}\n```\n"
+    parsed = parse_reply(reply, shown={"main.go": go})
+    merged = apply_edits(parsed.edits, {"main.go": go}).new_texts["main.go"] or ""
+    assert "len(lower(s))" in merged and merged.endswith(
+        "func lower(s string) string {\n\treturn s\n}\n"
+    )
+
+
 ITEMS = """from dataclasses import dataclass
 
 

@@ -5,9 +5,9 @@ file that contains its SEARCH text (compared line by line, ignoring indentation 
 trailing spaces). A bare code block belongs to the one shown file whose every top-level
 function and class it defines again and whose every top-level import it keeps (so an
 illustrative snippet is never taken for a whole file). A bare block of definitions only —
-"the corrected function", as a small model sends it — belongs to the one shown file that
-defines every one of its names (at the top level, or as a lone method) and already has its
-other statements (a Go, Rust or JavaScript file: whose imports it may add to); it is then
+"the corrected function", as a small model sends it, perhaps with a new helper — belongs to
+the one shown file that defines one of its names (at the top level, or as a lone method; the
+new ones are appended) and already has its other statements (a Go, Rust or JavaScript file: whose imports it may add to); it is then
 read as those definitions changed (:mod:`~patchwright.edits.dropped`).
 Anything else stays unassigned and the model is asked to name the file.
 """
@@ -72,7 +72,7 @@ def _changes(path: str, text: str, block: str) -> bool:
     if family_of(path) is not None:
         names = {s.name for s in definitions(path, block) if s.depth == 0}
         defined = replaceable(text, path) or set()
-        return bool(names) and names <= defined and merge_definitions(text, block, path) is not None
+        return bool(names & defined) and merge_definitions(text, block, path) is not None
     if not path.endswith((".py", ".pyi")):
         return False
     source = readable(block)
@@ -86,4 +86,4 @@ def _changes(path: str, text: str, block: str) -> bool:
         return False
     known = replaceable(text)
     kept = all((ast.get_source_segment(source, n) or "?") in text for n in others)
-    return known is not None and names <= known and kept
+    return known is not None and bool(names & known) and kept
