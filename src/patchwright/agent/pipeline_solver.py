@@ -33,6 +33,7 @@ from patchwright.agent.keeping import Declined, Keeper
 from patchwright.agent.pipeline_options import SolveOptions
 from patchwright.agent.pointed_lines import rejection_report
 from patchwright.agent.prompts import render, restated
+from patchwright.agent.repeats import repeats
 from patchwright.agent.solve_types import Changes, StrategyOutcome, StrategyResult, Txn
 from patchwright.agent.working_copy import Attempt, AttemptKind, WorkingCopy
 from patchwright.events import (
@@ -224,7 +225,7 @@ class PipelineSolver:
         attempt = self.working.apply_reply(reply.text)
         if attempt.ok and not self.working.changes():
             kind: AttemptKind = "unchanged"
-        elif attempt.ok and self.working.changes() in self.rejected:
+        elif attempt.ok and repeats(self.working.changes(), self.rejected):
             kind = "repeated"
         else:
             return attempt

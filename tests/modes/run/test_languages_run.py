@@ -241,3 +241,21 @@ def test_after_a_failed_attempt_the_model_is_asked_for_the_function_the_failing_
     assert TEST_LINES[kind] in asked and said in asked and f"```{fence}\n" in asked
     assert f"The failing test ({test_id.split('::')[0]}):" in asked
     assert "What the test run says:" in asked and "with its comment" in asked
+
+
+def test_a_failed_go_change_sent_again_in_another_layout_counts_as_a_repeat(
+    tmp_path: Path, script: Script, shop: Any
+) -> None:
+    """HumanEvalFix Go-13: the one-function retry re-sent the whole-file attempt's failed
+    change in the file's own layout, and it was checked again at the cost of an iteration.
+    Known as a repeat, it is answered with a new conversation within the same iteration."""
+    repo, (path, fence, (bad, good), _, _) = _repo("go", tmp_path, shop)
+    wrong = sr(path, fence, bad, "\treturn a - b + 0 // keep the sign")
+    again = "```go\nfunc Add(a, b int) int {\n    return a-b+0\n}\n```\n"
+    replies = script([wrong, again, f"```go\n{FUNCTIONS['go']}```\n", "fix(calc): add adds"])
+    code, out = shop.run(repo, TASK, replies, "--max-iter", "2")
+    assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
+    assert good in (repo / path).read_text()
+    run_dir = next((repo / ".patchwright" / "runs").iterdir())
+    actions = json.loads((run_dir / "trajectory.json").read_text())["actions"]
+    assert [a["attempt"] for a in actions if "attempt" in a] == ["applied", "repeated", "applied"]

@@ -1,0 +1,43 @@
+"""Whether a change repeats one that verification already turned down: byte for byte, or —
+in a language where layout and comments carry no meaning (Go, Rust, JavaScript,
+TypeScript) — but for whitespace and comments outside string literals.
+
+HumanEvalFix Go-13: the whole-file attempt changed ``i < b`` to ``i <= b`` (and re-spaced the
+file); the one-function retry then sent the same ``i <= b`` in the file's own layout. It was
+checked again, failed the same way, and cost an iteration that a repeat costs nothing: a
+repeat is answered with a new conversation, within the run's free retries.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from patchwright.agent.solve_types import Changes
+from patchwright.edits.brace_defs import family_of
+
+_TOKENS = re.compile(
+    rb'(?P<text>"(?:\\.|[^"\\\n])*"|`[^`]*`|\'(?:\\.|[^\'\\\n])*\')'
+    rb"|//[^\n]*|/\*.*?\*/|\s+",
+    re.S,
+)
+
+
+def _layout_free(text: bytes) -> bytes:
+    """``text`` without the whitespace and comments outside its string literals."""
+    return _TOKENS.sub(lambda m: m.group("text") or b"", text)
+
+
+def _key(changes: Changes) -> tuple[tuple[str, bytes | None], ...]:
+    return tuple(
+        (path, text if text is None or family_of(path) is None else _layout_free(text))
+        for path, text in sorted(changes.items())
+    )
+
+
+def repeats(changes: Changes, rejected: Sequence[Changes]) -> bool:
+    """Whether ``changes`` is, file for file, one of the ``rejected`` changes again."""
+    if changes in rejected:
+        return True
+    key = _key(changes)
+    return any(_key(old) == key for old in rejected)

@@ -1,0 +1,33 @@
+"""A change that verification turned down is known again when it comes back re-spaced or
+re-commented in a language where layout means nothing — never where it means something."""
+
+from __future__ import annotations
+
+from patchwright.agent.repeats import repeats
+
+FAILED = (
+    b"package main\n\nfunc Gcd(a int, b int) int {\n    for i := 2; i <= b; i++ { // was i < b\n"
+    b'        _ = " "\n    }\n    return 1\n}\n'
+)
+RESPACED = (
+    b"package main\n\nfunc Gcd(a int,b int) int{\n\tfor i := 2; i <= b; i++ {\n"
+    b'\t\t_ = " "\n\t}\n\treturn 1\n}\n'
+)
+
+
+def test_a_go_change_respaced_and_without_its_comment_repeats_the_failed_one() -> None:
+    assert repeats({"main.go": RESPACED}, [{"main.go": FAILED}])
+
+
+def test_a_change_inside_a_string_literal_or_to_the_code_is_new() -> None:
+    assert not repeats({"main.go": RESPACED.replace(b'" "', b'""')}, [{"main.go": FAILED}])
+    assert not repeats({"main.go": RESPACED.replace(b"<=", b"<")}, [{"main.go": FAILED}])
+    assert not repeats({"main.go": RESPACED, "util.go": b"package main\n"}, [{"main.go": FAILED}])
+
+
+def test_python_indentation_is_code_so_only_identical_bytes_repeat() -> None:
+    failed = b"def f(x):\n    if x:\n        return 1\n    return 2\n"
+    moved = b"def f(x):\n    if x:\n        return 1\n        return 2\n"
+    assert not repeats({"a.py": moved}, [{"a.py": failed}])
+    assert repeats({"a.py": failed}, [{"a.py": failed}])
+    assert repeats({"a.py": None}, [{"a.py": None}])  # the same deletion
