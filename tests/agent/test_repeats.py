@@ -3,7 +3,7 @@ re-commented in a language where layout means nothing — never where it means s
 
 from __future__ import annotations
 
-from patchwright.agent.repeats import repeats
+from patchwright.agent.repeats import repeats, same_code
 
 FAILED = (
     b"package main\n\nfunc Gcd(a int, b int) int {\n    for i := 2; i <= b; i++ { // was i < b\n"
@@ -31,3 +31,12 @@ def test_python_indentation_is_code_so_only_identical_bytes_repeat() -> None:
     assert not repeats({"a.py": moved}, [{"a.py": failed}])
     assert repeats({"a.py": failed}, [{"a.py": failed}])
     assert repeats({"a.py": None}, [{"a.py": None}])  # the same deletion
+
+
+def test_re_spacing_a_go_file_changes_no_code_but_a_comment_or_a_string_does() -> None:
+    old = 'package main\n\nfunc Add(a, b int) int {\n\treturn a - b // "x y"\n}\n'
+    assert same_code("main.go", old, old.replace("\t", "    ").replace("a, b", "a,b"))
+    assert not same_code("main.go", old, old.replace("// ", "// the difference: "))
+    assert not same_code("main.go", old, 'package main\nvar s = "a b"\n')
+    assert not same_code("a.py", "x = 1\n", "x  =  1\n")  # Python: never judged by layout
+    assert not same_code("main.go", None, old)

@@ -33,7 +33,7 @@ from patchwright.agent.keeping import Declined, Keeper
 from patchwright.agent.pipeline_options import SolveOptions
 from patchwright.agent.pointed_lines import rejection_report
 from patchwright.agent.prompts import render, restated
-from patchwright.agent.repeats import repeats
+from patchwright.agent.repeats import repeats, same_code
 from patchwright.agent.solve_types import Changes, StrategyOutcome, StrategyResult, Txn
 from patchwright.agent.working_copy import Attempt, AttemptKind, WorkingCopy
 from patchwright.events import (
@@ -223,9 +223,14 @@ class PipelineSolver:
             self.messages.pop()
             return Attempt(kind="failed", feedback=self.working.refusal(self.refused))
         attempt = self.working.apply_reply(reply.text)
-        if attempt.ok and not self.working.changes():
+        changes = self.working.changes() if attempt.ok else {}
+        # re-spacing fixes no failing test a function is convicted by (it may fix a format gate)
+        convicted = opts.refocus is not None or opts.fmt == "function"
+        layout = [p for p in changes if convicted
+                  and same_code(p, self.working.original(p), self.working.text(p))]  # fmt: skip
+        if attempt.ok and (not changes or len(layout) == len(changes)):
             kind: AttemptKind = "unchanged"
-        elif attempt.ok and repeats(self.working.changes(), self.rejected):
+        elif attempt.ok and repeats(changes, self.rejected):
             kind = "repeated"
         else:
             return attempt
@@ -235,7 +240,7 @@ class PipelineSolver:
         self.messages.pop()
         shown = self.conversation.shows(self.last_failure)
         feedback = render(kind, task=self._goal(opts), done=opts.done, shown=shown,
-                          failures="" if shown else self.last_failure)  # fmt: skip
+                          failures="" if shown else self.last_failure, layout=layout)  # fmt: skip
         return Attempt(kind=kind, feedback=feedback)
 
     def _get_edits(self, opts: SolveOptions, iteration: int, *, sampled: bool) -> Attempt:

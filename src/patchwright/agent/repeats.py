@@ -1,11 +1,14 @@
-"""Whether a change repeats one that verification already turned down: byte for byte, or —
-in a language where layout and comments carry no meaning (Go, Rust, JavaScript,
-TypeScript) — but for whitespace and comments outside string literals.
+"""Whether a change repeats one that verification already turned down, or changes nothing
+the compiler sees: byte for byte, or — in a language where layout and comments carry no
+meaning (Go, Rust, JavaScript, TypeScript) — but for whitespace and comments outside string
+literals (whitespace only, for "changes nothing": comments can hold doc tests).
 
 HumanEvalFix Go-13: the whole-file attempt changed ``i < b`` to ``i <= b`` (and re-spaced the
 file); the one-function retry then sent the same ``i <= b`` in the file's own layout. It was
 checked again, failed the same way, and cost an iteration that a repeat costs nothing: a
-repeat is answered with a new conversation, within the run's free retries.
+repeat is answered with a new conversation, within the run's free retries. Go-34's
+whole-file reply only re-indented main.go (tabs to spaces); it too was checked and failed
+exactly as before, where "your reply changes nothing" would have cost no iteration.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ _TOKENS = re.compile(
     rb"|//[^\n]*|/\*.*?\*/|\s+",
     re.S,
 )
+_SPACES = re.compile(rb'(?P<text>"(?:\\.|[^"\\\n])*"|`[^`]*`|\'(?:\\.|[^\'\\\n])*\')|\s+')
 
 
 def _layout_free(text: bytes) -> bytes:
@@ -41,3 +45,16 @@ def repeats(changes: Changes, rejected: Sequence[Changes]) -> bool:
         return True
     key = _key(changes)
     return any(_key(old) == key for old in rejected)
+
+
+def same_code(path: str, old: str | None, new: str | None) -> bool:
+    """Whether ``new`` differs from ``old`` (the file ``path``) in whitespace only (outside
+    string literals), in a language where layout carries no meaning. Comments count: a Rust
+    doc test lives in one."""
+    if old is None or new is None or family_of(path) is None:
+        return False
+    return _spaceless(old.encode()) == _spaceless(new.encode())
+
+
+def _spaceless(text: bytes) -> bytes:
+    return _SPACES.sub(lambda m: m.group("text") or b"", text)

@@ -122,10 +122,12 @@ def test_a_comment_only_reply_fails_naming_the_failing_test(
     repo, (path, fence, (bad, _), test_id, said) = _repo(kind, tmp_path, shop)
     before, head = _fingerprint(shop, repo), shop.git(repo, "rev-parse", "HEAD")
     indent = bad[: len(bad) - len(bad.lstrip())]
-    replies = script([sr(path, fence, bad, f"{indent}// add them\n{bad}"),
-                      sr(path, fence, bad, f"{bad} // the sum")])  # fmt: skip
+    comments = ["// add them", "// the sum", "// a plus b", "// sum"]
+    replies = script([sr(path, fence, bad, f"{indent}{c}\n{bad}") for c in comments])
     code, out = shop.run(repo, TASK, replies)
     assert (code, out["outcome"]) == (1, "failed"), json.dumps(out)[:3000]
+    # the same code again and again is a repeat of the failed change: three stop the run
+    assert "had already failed 3 times" in out["reason"]
     assert out["criterion"]["targets"] == [test_id]
     assert out["criterion"]["remaining"] == [test_id]
     assert _fingerprint(shop, repo) == before
@@ -259,3 +261,24 @@ def test_a_failed_go_change_sent_again_in_another_layout_counts_as_a_repeat(
     run_dir = next((repo / ".patchwright" / "runs").iterdir())
     actions = json.loads((run_dir / "trajectory.json").read_text())["actions"]
     assert [a["attempt"] for a in actions if "attempt" in a] == ["applied", "repeated", "applied"]
+
+
+def test_a_reply_that_only_re_spaces_the_convicted_go_file_changes_nothing(
+    tmp_path: Path, script: Script, shop: Any
+) -> None:
+    """HumanEvalFix Go-34: a whole-file reply that only turned main.go's tabs into spaces was
+    checked, failed exactly as before, and cost an iteration. It is an echo: told so, the
+    model answers again within the same iteration."""
+    repo, (path, _, (bad, good), _, _) = _repo("go", tmp_path, shop)
+    spaced = GO_CALC.replace("\t", "    ")
+    fixed = GO_CALC.replace(bad, good)
+    replies = script([f"{path}\n```go\n{spaced}```\n", f"{path}\n```go\n{fixed}```\n",
+                      "fix(calc): add adds"])  # fmt: skip
+    code, out = shop.run(repo, TASK, replies, "--max-iter", "1")
+    assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
+    run_dir = next((repo / ".patchwright" / "runs").iterdir())
+    trajectory = json.loads((run_dir / "trajectory.json").read_text())
+    assert [a["attempt"] for a in trajectory["actions"] if "attempt" in a] == [
+        "unchanged", "applied"]  # fmt: skip
+    told = next(m["content"] for m in trajectory["messages"] if m["role"] == "user")
+    assert f"Your reply changes only the layout and comments of {path}" in told
