@@ -17,6 +17,7 @@ import re
 
 from patchwright.edits.brace_defs import Family, Span, definitions, family_of
 from patchwright.edits.go_imports import add_imports, import_lines, import_specs
+from patchwright.edits.splice import spliced
 
 _IMPORT: dict[Family, re.Pattern[str]] = {
     "go": re.compile(r"(?!)"),  # Go's imports are read whole, by go_imports
@@ -128,16 +129,7 @@ def merge(path: str, old: str, new: str) -> str | None:
             return None
         first = place.start if span.start < span.head else place.head
         replacements[first] = (place.stop, _reindented(text, place.indent, span.indent))
-    out: list[str] = []
-    i = 0
-    while i < len(old_lines):
-        if i in replacements:
-            stop, text = replacements.pop(i)
-            out += text
-            i = stop
-        else:
-            out.append(old_lines[i])
-            i += 1
+    out = spliced(old_lines, replacements)
     merged = "\n".join(out)
     if appended:
         merged = merged.rstrip("\n") + "\n" + "\n".join(appended)

@@ -24,6 +24,7 @@ import textwrap
 
 from patchwright.edits import brace_merge
 from patchwright.edits.brace_defs import family_of
+from patchwright.edits.splice import spliced
 
 DEFS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 Definition = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
@@ -136,16 +137,7 @@ def merge_definitions(old: str, new: str, path: str = "") -> str | None:
             replacements[at] = (stop, _indented(text, indent))
         else:
             appended += ["\n", "\n", *text]
-    out: list[str] = []
-    i = 0
-    while i < len(old_lines):
-        if i in replacements:
-            stop, text = replacements[i]
-            out += text
-            i = stop
-        else:
-            out.append(old_lines[i])
-            i += 1
+    out = spliced(old_lines, replacements)
     merged = "".join(out)
     if appended:
         merged = merged.rstrip("\n") + "\n" + "".join(appended)
