@@ -37,7 +37,11 @@ def _functions(path: str, text: str) -> list[Span]:
 
 
 def _code(text: str, span: Span) -> str:
-    return textwrap.dedent(span_text(text, span))
+    """A definition's source, dedented; the attribute and comment lines above it each
+    stripped (HumanEvalFix's Rust tests put ``#[test]`` at the margin, the function inside)."""
+    lines = text.split("\n")
+    leading = [line.strip() for line in lines[span.start : span.head]]
+    return "\n".join([*leading, textwrap.dedent(span_text(text, span, leading=False))])
 
 
 def _one(spans: Iterable[Span], names: set[str]) -> Span | None:

@@ -1,0 +1,50 @@
+"""The function a failing test convicts in a Go, Rust or JavaScript file: the one the task
+names, else the one the test calls — shown with the test as a person would read it."""
+
+from __future__ import annotations
+
+from patchwright.agent.relations.brace_suspects import find_brace_suspects, is_brace_stub
+from patchwright.verify import TestCase, TestRun
+
+LIB = (
+    "fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n\n"
+    "fn mul(a: i32, b: i32) -> i32 {\n    a * b\n}\n\n#[cfg(test)]\nmod tests;\n"
+)
+TESTS = (  # HumanEvalFix's layout: the attribute at the margin, the function indented
+    "use super::*;\n\n#[test]\n    fn test_add() {\n        assert!(add(2, 3) == 5);\n    }\n"
+)
+CASE = TestCase("src/lib.rs::tests::test_add", "failed", "src/tests.rs", 4, "assertion failed")
+RUN = TestRun("cargo test", 101, "", {CASE.id: CASE}, per_test=True)
+TEXTS = {"src/lib.rs": LIB, "src/tests.rs": TESTS}
+
+
+def test_the_function_the_failing_test_calls_is_convicted_with_the_test_dedented() -> None:
+    [suspect] = find_brace_suspects(set(), RUN, [CASE.id], "src/lib.rs", TEXTS, "")
+
+    assert (suspect.name, suspect.path, suspect.test_path) == ("add", "src/lib.rs", "src/tests.rs")
+    assert suspect.code == "fn add(a: i32, b: i32) -> i32 {\n    a - b\n}"
+    assert suspect.test_code.startswith("#[test]\nfn test_add() {\n    assert!(add(2, 3)")
+    assert suspect.says == "assertion failed"
+
+
+def test_the_function_the_task_names_wins_and_a_test_naming_two_convicts_none() -> None:
+    [named] = find_brace_suspects({"mul"}, RUN, [CASE.id], "src/lib.rs", TEXTS, "")
+    both = TESTS.replace("add(2, 3) == 5", "add(2, 3) == mul(5, 1)")
+    texts = {**TEXTS, "src/tests.rs": both}
+
+    assert named.name == "mul"
+    assert find_brace_suspects(set(), RUN, [CASE.id], "src/lib.rs", texts, "") == []
+
+
+def test_without_a_test_case_the_named_function_comes_with_the_failure_report() -> None:
+    [suspect] = find_brace_suspects({"add"}, None, [], "src/lib.rs", TEXTS, "timed out\n")
+
+    assert (suspect.name, suspect.test_id, suspect.says) == ("add", "", "timed out")
+
+
+def test_a_function_not_written_yet_is_a_stub() -> None:
+    assert is_brace_stub('func Add(a, b int) int {\n\tpanic("Please implement")\n}')
+    assert is_brace_stub("pub fn add(a: i32) -> i32 {\n    todo!()\n}")
+    assert is_brace_stub("function add(a, b) {\n  throw new Error('Remove this line');\n}")
+    assert is_brace_stub("function add(a, b) {\n  // TODO\n}")
+    assert not is_brace_stub("func Add(a, b int) int {\n\treturn a - b\n}")
