@@ -33,9 +33,9 @@ from patchwright.agent.keeping import Declined, Keeper
 from patchwright.agent.pipeline_options import SolveOptions
 from patchwright.agent.pointed_lines import rejection_report
 from patchwright.agent.prompts import render, restated
-from patchwright.agent.repeats import repeats, same_code
+from patchwright.agent.repeats import echo_of
 from patchwright.agent.solve_types import Changes, StrategyOutcome, StrategyResult, Txn
-from patchwright.agent.working_copy import Attempt, AttemptKind, WorkingCopy
+from patchwright.agent.working_copy import Attempt, WorkingCopy
 from patchwright.events import (
     CandidateStart,
     EditApplied,
@@ -223,16 +223,10 @@ class PipelineSolver:
             self.messages.pop()
             return Attempt(kind="failed", feedback=self.working.refusal(self.refused))
         attempt = self.working.apply_reply(reply.text)
-        changes = self.working.changes() if attempt.ok else {}
         # re-spacing fixes no failing test a function is convicted by (it may fix a format gate)
         convicted = opts.refocus is not None or opts.fmt == "function"
-        layout = [p for p in changes if convicted
-                  and same_code(p, self.working.original(p), self.working.text(p))]  # fmt: skip
-        if attempt.ok and (not changes or len(layout) == len(changes)):
-            kind: AttemptKind = "unchanged"
-        elif attempt.ok and repeats(changes, self.rejected):
-            kind = "repeated"
-        else:
+        kind, layout = echo_of(self.working, self.rejected, convicted) if attempt.ok else (None, [])
+        if kind is None:
             return attempt
         # An echo left in the history invites the next reply to copy it again, and a note in
         # its place is copied word for word by small models: the reply is dropped, and the

@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Literal
 
 from patchwright.agent.solve_types import Changes
+from patchwright.agent.working_copy import WorkingCopy
 from patchwright.edits.brace_defs import family_of
 
 _TOKENS = re.compile(
@@ -58,3 +60,17 @@ def same_code(path: str, old: str | None, new: str | None) -> bool:
 
 def _spaceless(text: bytes) -> bytes:
     return _SPACES.sub(lambda m: m.group("text") or b"", text)
+
+
+def echo_of(
+    working: WorkingCopy, rejected: Sequence[Changes], convicted: bool
+) -> tuple[Literal["unchanged", "repeated"] | None, list[str]]:
+    """Whether the working copy's change is an echo — ``unchanged`` (nothing, or, where a
+    failing test ``convicted`` a function, only re-spacing: the paths so changed) or
+    ``repeated`` (a rejected change again) — else None."""
+    changes = working.changes()
+    layout = [p for p in changes if convicted
+              and same_code(p, working.original(p), working.text(p))]  # fmt: skip
+    if not changes or len(layout) == len(changes):
+        return "unchanged", layout
+    return ("repeated" if repeats(changes, rejected) else None), []
