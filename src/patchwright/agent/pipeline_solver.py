@@ -32,6 +32,7 @@ from patchwright.agent.fit import HEAD, fitted
 from patchwright.agent.keeping import Declined, Keeper
 from patchwright.agent.pipeline_options import SolveOptions
 from patchwright.agent.pointed_lines import rejection_report
+from patchwright.agent.progress import closing_in
 from patchwright.agent.prompts import render, restated
 from patchwright.agent.repeats import echo_of
 from patchwright.agent.solve_types import Changes, StrategyOutcome, StrategyResult, Txn
@@ -97,6 +98,7 @@ class PipelineSolver:
     conversation_started: bool = False  # this conversation has had a reply (a refocus resets)
     sample_next: bool = False  # the next request is a new conversation's first: sample it
     refused: str | None = None  # the read-only file the last reply began to rewrite
+    closer: tuple[int, int] | None = None  # the last rejected change fixed most checks
     exchange: list[Message] = field(default_factory=list)  # the last request as sent, its reply
 
     def solve(self, opts: SolveOptions) -> StrategyResult:
@@ -104,6 +106,7 @@ class PipelineSolver:
         for iteration in range(1, opts.max_iter + 1):
             interrupts.check()
             self.bus.emit(IterationStart(iteration=iteration))
+            self.closer = None
             result = self._iteration(opts, iteration)
             if result is not None:
                 return self._tally(result)
@@ -112,7 +115,7 @@ class PipelineSolver:
                           f"had already failed {self.repeats} times in a row; "
                           f"{self._failure_reason()}")  # fmt: skip
                 return self._tally(StrategyResult("failed", iteration, reason=reason))
-            if iteration < opts.max_iter:
+            if iteration < opts.max_iter and self.closer is None:  # close: repaired where made
                 opts = self._refocused(opts, iteration + 1)
         return self._tally(StrategyResult("failed", opts.max_iter, reason=self._failure_reason()))
 
@@ -388,6 +391,7 @@ class PipelineSolver:
         failures = "\n".join([*self.pending_notes, report, *lost])
         self.pending_notes.clear()
         self.last_failure = report  # a fresh start is told this, without the change
+        self.closer = closing_in(opts.failures, report) if check.gates_ok else None
         repair = render(
             "repair",
             task=self._goal(opts),
@@ -396,6 +400,7 @@ class PipelineSolver:
             done=opts.done,
             criterion_failed=check.gates_ok,
             definition=opts.definition,
+            closer=self.closer,
         )
         self.messages.append({"role": "user", "content": repair})
         self.actions.append({"iteration": iteration, "gates": why, "summary": check.summary})

@@ -282,3 +282,43 @@ def test_a_reply_that_only_re_spaces_the_convicted_go_file_changes_nothing(
         "unchanged", "applied"]  # fmt: skip
     told = next(m["content"] for m in trajectory["messages"] if m["role"] == "user")
     assert f"Your reply changes only the layout and comments of {path}" in told
+
+
+CLAMP = ("package calc\n\nfunc Clamp(x, lo, hi int) int {\n\tif x < lo {\n\t\treturn hi\n\t}\n"
+         "\tif x > hi {\n\t\treturn lo\n\t}\n\treturn x + 1\n}\n")  # fmt: skip
+CLAMP_TESTS = (
+    'package calc\n\nimport "testing"\n\nfunc TestClamp(t *testing.T) {\n'
+    + "".join(
+        f"\tif got := Clamp({x}, 0, 10); got != {want} {{\n"
+        f'\t\tt.Errorf("Clamp({x}, 0, 10) = %d, want {want}", got)\n\t}}\n'
+        for x, want in ((5, 5), (-1, 0), (11, 10), (7, 7))
+    )
+    + "}\n"
+)
+
+
+def test_a_go_change_that_fixes_most_failing_checks_is_repaired_in_its_own_conversation(
+    tmp_path: Path, script: Script, shop: Any
+) -> None:
+    """HumanEvalFix Go-58: the first change left 1 of the 3 failing checks, and the
+    one-function retry that followed started again from the unchanged function and never
+    came that close again. A change this close is repaired where the model can see it."""
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    repo = shop.make_repo(tmp_path / "clamp", {"go.mod": "module example.com/calc\n\ngo 1.19\n",
+                                               "calc.go": CLAMP, "calc_test.go": CLAMP_TESTS})  # fmt: skip
+    close = CLAMP.replace("return hi", "return lo", 1).replace("x + 1", "x")
+    fixed = close.replace("\t\treturn lo\n\t}\n\treturn x", "\t\treturn hi\n\t}\n\treturn x")
+    replies = script([f"calc.go\n```go\n{close}```\n", f"calc.go\n```go\n{fixed}```\n",
+                      "fix(calc): clamp clamps"])  # fmt: skip
+    code, out = shop.run(repo, "Clamp() returns the wrong result; fix it.", replies,
+                         "--max-iter", "2")  # fmt: skip
+    assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
+    assert (repo / "calc.go").read_text() == fixed
+    run_dir = next((repo / ".patchwright" / "runs").iterdir())
+    trajectory = json.loads((run_dir / "trajectory.json").read_text())
+    assert not [a for a in trajectory["actions"] if "refocus" in a]
+    asked = [m["content"] for m in trajectory["messages"] if m["role"] == "user"]
+    assert len(asked) == 2 and close in trajectory["messages"][2]["content"]
+    assert "That change made 3 of the 4 failing checks pass" in asked[1]
+    assert "Clamp(11, 0, 10) = 0, want 10" in asked[1]

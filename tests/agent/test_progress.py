@@ -1,0 +1,42 @@
+"""A rejected change came close when it left at most half of the baseline's failing checks,
+all among them (``agent/progress.py``)."""
+
+from __future__ import annotations
+
+from patchwright.agent.progress import closing_in, failure_points
+
+BASELINE = """`go test ./...` fails:
+- failed: main_test.go::TestCommon
+    main_test.go:10: Not equal: expected: []int{1, 5, 653} actual  : []int{1, 653, 5}
+    main_test.go:11: Not equal: expected: []int{2, 3} actual  : []int{3, 2}
+    main_test.go:12: Not equal: expected: []int{2, 3, 4} actual  : []int{4, 3, 2}
+"""
+
+
+def _left(*lines: int) -> str:
+    return "- failed: main_test.go::TestCommon\n" + "".join(
+        f"    main_test.go:{n}: Not equal: expected: x actual  : y\n" for n in lines
+    )
+
+
+def test_the_places_are_the_file_and_line_a_report_line_starts_with() -> None:
+    assert failure_points(BASELINE) == {("main_test.go", n) for n in (10, 11, 12)}
+    rust = "thread 'tests::it' panicked at src/lib.rs:30:9:\nassertion failed"
+    assert failure_points(rust) == set()
+
+
+def test_a_change_that_leaves_one_of_three_failing_checks_is_close() -> None:
+    assert closing_in(BASELINE, _left(10)) == (2, 3)
+
+
+def test_leaving_more_than_half_is_not_close() -> None:
+    assert closing_in(BASELINE, _left(10, 12)) is None
+
+
+def test_a_check_that_failed_only_after_the_change_is_not_close() -> None:
+    assert closing_in(BASELINE, _left(14)) is None
+
+
+def test_a_report_without_places_says_nothing_of_progress() -> None:
+    assert closing_in(BASELINE, "build failed: main.go: syntax error") is None
+    assert closing_in(_left(10), _left(10)) is None  # one check: fixed or not, no "most"
