@@ -250,6 +250,31 @@ def test_after_a_failed_whole_file_attempt_a_small_model_is_asked_for_the_convic
     assert f"The task: {TASK}" in asked
 
 
+def test_when_the_corrected_function_fails_too_it_is_asked_for_anew_without_its_body(
+    shop_repo: Path, tmp_path: Path, shop: Any
+) -> None:
+    """The third way in: shown a wrong body, a small model keeps its shape; shown the
+    docstring, the signature and the failing test, it writes the function from them."""
+    wrong = FUNCTION_FIX.replace("(1 - percent / 100)", "percent / 10")
+    settings = settings_for(tmp_path, [reply(COMMENT), reply(wrong), reply(FUNCTION_FIX),
+                                       reply("fix: d")])  # fmt: skip
+    bus = EventBus()
+    seen = events_of(bus)
+    request = build_request(TASK, settings, Overrides(max_iter=3, yes=True))
+    result = solve(Session(settings, shop_repo, bus=bus), request)
+
+    assert (result.outcome, result.iterations) == ("solved", 3)
+    assert shop.git(shop_repo, "show", "HEAD:shop/pricing.py") == shop.FIXED
+    ways = [(d["iteration"], d["way"]) for k, d in seen if k == "edit.refocus"]
+    assert ways == [(2, "fix"), (3, "rewrite")]
+    asked = trajectory(shop_repo, result.run_id)[-2]["content"]  # the request the fix answered
+    assert "Earlier attempts to find the wrong line failed, so its body is not shown" in asked
+    assert '    """Return the price after taking ``percent`` (0-100) off it."""\n' in asked
+    assert "    ...  # the body: to write\n" in asked and "percent / 100" not in asked
+    assert "def test_quarter_off() -> None:" in asked and "assert 50.0 == 150.0" in asked
+    assert "its docstring, its signature unchanged, and a new body" in asked
+
+
 def test_when_the_tests_time_out_the_retry_asks_for_the_function_the_task_names(
     shop_repo: Path, tmp_path: Path, shop: Any
 ) -> None:

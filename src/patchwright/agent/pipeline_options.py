@@ -18,6 +18,8 @@ class Refocus:
     definition: str
     path: str
     reply_tokens: int = 1024
+    way: str = "fix"  # or "rewrite": the function written anew, its body not shown
+    then: Refocus | None = None  # the way in after this one fails too
 
 
 @dataclass

@@ -130,18 +130,17 @@ class PipelineSolver:
         return self.conversation.history
 
     def _refocused(self, opts: SolveOptions, iteration: int) -> SolveOptions:
-        """After a failed iteration, ``opts.refocus``'s fresh conversation (once)."""
+        """After a failed iteration, ``opts.refocus``'s fresh conversation (each way in once)."""
         focus = opts.refocus
         if focus is None:
             return opts
         self._new_conversation(list(focus.messages))
         self.conversation_started = False
         self.bus.emit(EditRefocused(iteration=iteration, definition=focus.definition,
-                                    path=focus.path))  # fmt: skip
-        self.actions.append(
-            {"iteration": iteration, "refocus": focus.definition, "path": focus.path}
-        )
-        return replace(opts, fmt="function", definition=focus.definition, refocus=None,
+                                    path=focus.path, way=focus.way))  # fmt: skip
+        self.actions.append({"iteration": iteration, "refocus": focus.definition,
+                             "path": focus.path, "way": focus.way})  # fmt: skip
+        return replace(opts, fmt="function", definition=focus.definition, refocus=focus.then,
                        definition_lang=fence_lang(focus.path) or "python",
                        reply_tokens=focus.reply_tokens,
                        free_retries=self.retries + opts.free_retries)  # fmt: skip

@@ -64,6 +64,7 @@ _CONTAINERS: dict[Family, re.Pattern[str]] = {
     "rust": re.compile(r"(?:unsafe\s+)?impl\b|(?:pub(?:\([^)]*\))?\s+)?trait\b"),
     "javascript": re.compile(r"(?:export\s+(?:default\s+)?)?(?:abstract\s+)?class\b"),
 }
+_GOES_ON = ("where", "{", "->")
 _LEADING = re.compile(r"(?://|/\*|\*|#\[|#!\[|@[A-Za-z_])")
 _RUST_CHAR = re.compile(r"'(?:\\(?:x[0-9a-fA-F]{2}|u\{[0-9a-fA-F]+\}|.)|[^\\'\n])'")
 _RUST_RAW = re.compile(r'r(#*)"')
@@ -210,11 +211,15 @@ def _regex_end(text: str, i: int) -> int:
 def _end(lines: list[str], marks: list[tuple[int, bool]], head: int, depth: int) -> int:
     """The line after the definition that starts at ``head``: where the depth is back at
     ``depth`` once a body has opened (or at once, for one without a body)."""
-    opened = False
+    opened = where = False
     for k in range(head + 1, len(lines) + 1):
         opened = opened or "{" in lines[k - 1]
+        where = (where or lines[k - 1].lstrip().startswith("where")) and not opened
         if k == len(lines) or (marks[k][0] <= depth and marks[k][1]):
             continuing = lines[k - 1].rstrip().endswith(("(", ",", "=>", "=", "+", "&&", "||"))
+            # a signature that goes on below: Rust's ``where`` clause, a brace on its own line
+            below = lines[k].lstrip() if k < len(lines) else ""
+            continuing = continuing or where or below.startswith(_GOES_ON)
             if opened or not continuing or k == len(lines):
                 return k
     return len(lines)
@@ -275,3 +280,21 @@ def statement_at(path: str, text: str, line: int) -> str:
         return ""
     marks = _Lexer(text, family).run()
     return "\n".join(lines[line - 1 : _end(lines, marks, line - 1, marks[line - 1][0])])
+
+
+def body_lines(path: str, text: str, span: Span) -> tuple[int, int] | None:
+    """The lines ``[first, stop)`` of ``span``'s body, strictly inside its braces — when its
+    ``{`` ends a line and its ``}`` starts one; else None (a one-line function, say)."""
+    family = family_of(path)
+    if family is None:
+        return None
+    lines = text.split("\n")
+    marks = _Lexer(text, family).run()
+    last = span.stop - 1
+    if not lines[last].strip().startswith("}"):
+        return None
+    for n in range(span.head, last):
+        code = lines[n].split("//")[0].rstrip() if marks[n][1] else ""
+        if code.endswith("{") and marks[n + 1][0] == span.depth + 1:
+            return (n + 1, last) if n + 1 < last else None
+    return None

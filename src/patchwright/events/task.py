@@ -224,12 +224,14 @@ class EditRetry(Event):
 @dataclass(frozen=True, kw_only=True)
 class EditRefocused(Event):
     """Whole-file attempts failed: the next ones ask for the one function the failing tests
-    convict, in a fresh conversation."""
+    convict, in a fresh conversation — corrected (``way`` "fix"), then, if that fails too,
+    written anew without its body shown ("rewrite")."""
 
     kind: ClassVar[str] = "edit.refocus"
     iteration: int  # the first iteration asked this way
     definition: str
     path: str
+    way: str = "fix"
 
 
 # -- the agent's roles and tools -----------------------------------------------------------

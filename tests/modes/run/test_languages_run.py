@@ -245,6 +245,31 @@ def test_after_a_failed_attempt_the_model_is_asked_for_the_function_the_failing_
     assert "What the test run says:" in asked and "with its comment" in asked
 
 
+@pytest.mark.parametrize("kind", list(FUNCTIONS))
+def test_when_the_corrected_function_fails_too_it_is_asked_for_anew_without_its_body(
+    kind: str, tmp_path: Path, script: Script, shop: Any
+) -> None:
+    """The third way in, in each language: the file with the function's body left out, the
+    failing test and what it said; the reply, the function alone, takes its namesake's place."""
+    repo, (path, fence, (bad, good), _, said) = _repo(kind, tmp_path, shop)
+    before = (repo / path).read_text()
+    wrong = FUNCTIONS[kind].replace("a + b", "a * b")
+    replies = script([sr(path, fence, bad, f"{bad[: len(bad) - len(bad.lstrip())]}// add\n{bad}"),
+                      f"```{fence}\n{wrong}```\n", f"```{fence}\n{FUNCTIONS[kind]}```\n",
+                      "fix(calc): add adds"])  # fmt: skip
+    code, out = shop.run(repo, TASK, replies, "--max-iter", "3")
+    assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
+    assert (repo / path).read_text() == before.replace(bad, good)
+    run_dir = next((repo / ".patchwright" / "runs").iterdir())
+    trajectory = json.loads((run_dir / "trajectory.json").read_text())
+    ways = [a["way"] for a in trajectory["actions"] if "refocus" in a]
+    assert ways == ["fix", "rewrite"]
+    asked = [m["content"] for m in trajectory["messages"] if m["role"] == "user"][-1]
+    assert "// the body: to write" in asked and bad.strip() not in asked
+    assert TEST_LINES[kind] in asked and said in asked
+    assert "its comment, its signature unchanged, and a new body" in asked
+
+
 def test_a_failed_go_change_sent_again_in_another_layout_counts_as_a_repeat(
     tmp_path: Path, script: Script, shop: Any
 ) -> None:

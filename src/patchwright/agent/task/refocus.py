@@ -29,6 +29,7 @@ from patchwright.agent.relations.brace_suspects import find_brace_suspects, is_b
 from patchwright.agent.relations.pycode import FUNCTIONS, functions, is_stub, source
 from patchwright.agent.relations.suspects import MAX_LINES, Suspect, find_suspects
 from patchwright.agent.task.prepare import Groundwork, required_tests
+from patchwright.agent.task.rewrite import rewrite_for
 from patchwright.edits.brace_defs import family_of
 from patchwright.llm import Message, ModelInfo
 from patchwright.verify.tools import said
@@ -54,14 +55,16 @@ def refocus_for(
     suspect = found[0]
     python = suspect.path.endswith(".py")
     text = ground.texts[suspect.path].rstrip("\n")
-    prompt = render("fix_function", path=suspect.path, lang=fence_lang(suspect.path), task=task,
-                    text=text, suspect=suspect, runner="pytest" if python else "the test run",
-                    doc="docstring" if python else "comment")  # fmt: skip
+    args = {"path": suspect.path, "lang": fence_lang(suspect.path), "task": task,
+            "runner": "pytest" if python else "the test run",
+            "doc": "docstring" if python else "comment"}  # fmt: skip
+    system = render("system", fmt="function")
     messages: tuple[Message, ...] = (
-        {"role": "system", "content": render("system", fmt="function")},
-        {"role": "user", "content": prompt},
+        {"role": "system", "content": system},
+        {"role": "user", "content": render("fix_function", text=text, suspect=suspect, **args)},
     )
-    return Refocus(messages, suspect.name, suspect.path)
+    return Refocus(messages, suspect.name, suspect.path,
+                   then=rewrite_for(suspect, text, system, args))  # fmt: skip
 
 
 def _brace_suspects(task: str, ground: Groundwork, paths: Sequence[str]) -> list[Suspect]:
