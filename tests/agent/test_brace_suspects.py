@@ -48,3 +48,15 @@ def test_a_function_not_written_yet_is_a_stub() -> None:
     assert is_brace_stub("function add(a, b) {\n  throw new Error('Remove this line');\n}")
     assert is_brace_stub("function add(a, b) {\n  // TODO\n}")
     assert not is_brace_stub("func Add(a, b int) int {\n\treturn a - b\n}")
+
+
+def test_what_the_run_says_leaves_out_a_message_its_detail_repeats() -> None:
+    """Go's testify message heads the detail line that says it again with its place; shown
+    twice, it pushed the last failing check past the lines kept (HumanEvalFix Go-57)."""
+    detail = "".join(f"    main_test.go:{n}: Not equal: expected: true actual  : false\n"
+                     for n in range(10, 18))  # fmt: skip
+    case = TestCase(CASE.id, "failed", "src/tests.rs", 4, "Not equal: expected: true actual : false",
+                    detail)  # fmt: skip
+    run = TestRun("cargo test", 101, "", {case.id: case}, per_test=True)
+    [suspect] = find_brace_suspects(set(), run, [case.id], "src/lib.rs", TEXTS, "")
+    assert suspect.says.splitlines() == [x.rstrip() for x in detail.splitlines()]

@@ -68,7 +68,12 @@ def _test_code(case: TestCase, text: str) -> str:
 
 
 def _says(case: TestCase) -> str:
-    said = [x.rstrip() for x in f"{case.message}\n{case.detail}".splitlines() if x.strip()]
+    """The message and the detail's lines, less a message the detail already says (Go's
+    ``Not equal: …`` heads its own ``main_test.go:10: Not equal: …`` line)."""
+    detail = [x.rstrip() for x in case.detail.splitlines() if x.strip()]
+    message = [x.rstrip() for x in case.message.splitlines() if x.strip()]
+    spaced = [" ".join(x.split()) for x in detail]
+    said = [x for x in message if not any(" ".join(x.split()) in d for d in spaced)] + detail
     return "\n".join(said[:SAYS_LINES])
 
 
