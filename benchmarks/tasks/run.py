@@ -169,6 +169,7 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--model", default=None, help="patchwright's --model without --serve (default: the embedded model); 'gold' replies with each task's gold solution — the harness's ceiling")  # fmt: skip
     parser.add_argument("--limit", type=int, default=30)
     parser.add_argument("--offset", type=int, default=0)
+    parser.add_argument("--only", default="", help="comma-separated task ids: just these (a rerun of the failures), before --offset/--limit")  # fmt: skip
     parser.add_argument("--max-iter", type=int, default=None, help=f"patchwright's --max-iter (default {AIDER_ATTEMPTS} with --serve, paired with Aider's attempts; 2 otherwise)")  # fmt: skip
     parser.add_argument("--edit-format", default="auto", help="patchwright's; Aider always gets whole")  # fmt: skip
     parser.add_argument("--framing", choices=("user", "hidden"), default="user")
@@ -220,7 +221,16 @@ def main() -> None:
         for line in out.read_text().splitlines():
             row = json.loads(line)
             done[(str(row.get("tool", "patchwright")), str(row["task_id"]))] = row
-    tasks = load_tasks(args.tasks, args.framing)[args.offset : args.offset + args.limit]
+    tasks = load_tasks(args.tasks, args.framing)
+    if args.only:
+        wanted = args.only.split(",")
+        unknown = set(wanted) - {t.task_id for t in tasks}
+        if unknown:
+            sys.exit(f"--only names tasks not in {args.tasks.name}: {', '.join(sorted(unknown))}")
+        tasks = sorted(
+            (t for t in tasks if t.task_id in wanted), key=lambda t: wanted.index(t.task_id)
+        )
+    tasks = tasks[args.offset : args.offset + args.limit]
     todo = [(t, tool) for t in tasks for tool in tools(args) if (tool, t.task_id) not in done]
     if todo and not args.report_only:
         current = versions(tools(args))
