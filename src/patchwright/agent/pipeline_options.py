@@ -5,8 +5,11 @@ review)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Literal
 
 from patchwright.llm import Message
+
+Way = Literal["fix", "rewrite"]  # how a refocused conversation asks for the function
 
 
 @dataclass(frozen=True)
@@ -18,7 +21,7 @@ class Refocus:
     definition: str
     path: str
     reply_tokens: int = 1024
-    way: str = "fix"  # or "rewrite": the function written anew, its body not shown
+    way: Way = "fix"  # or "rewrite": the function written anew, its body not shown
     then: Refocus | None = None  # the way in after this one fails too
 
 
