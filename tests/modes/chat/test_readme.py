@@ -28,9 +28,12 @@ def test_the_quick_start_installs_first_and_then_uses_the_command_on_the_path() 
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # the embedded model, beside the other worker, on 2 cores
 def test_every_quick_start_command_runs_verbatim(tmp_path: Path) -> None:
     bin_dir = tmp_path / "bin"  # stands in for ~/.local/bin: on the PATH, empty before
-    env = {**os.environ, "PATCHWRIGHT_BIN_DIR": str(bin_dir),
+    scratch = tmp_path / "tmp"  # where `mktemp -d` puts the demo's copy
+    scratch.mkdir()
+    env = {**os.environ, "PATCHWRIGHT_BIN_DIR": str(bin_dir), "TMPDIR": str(scratch),
            "PATH": f"{bin_dir}:{os.environ['PATH']}"}  # fmt: skip
     env.pop("VIRTUAL_ENV", None)
     script = "set -euo pipefail\n" + "\n".join(quick_start()) + "\n"
@@ -41,3 +44,6 @@ def test_every_quick_start_command_runs_verbatim(tmp_path: Path) -> None:
     assert "solved" in done.stdout
     assert "undid 1 change" in done.stdout
     assert "Usage: patchwright" in done.stdout  # `patchwright` with no terminal: the help
+    (demo,) = scratch.iterdir()  # the fresh copy the quick start made, the fix undone in it
+    original = ROOT / "examples" / "demo_repo" / "inventory" / "pricing.py"
+    assert (demo / "inventory" / "pricing.py").read_bytes() == original.read_bytes()
