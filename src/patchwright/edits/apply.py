@@ -15,6 +15,7 @@ from patchwright.edits.dropped import dropped_definitions, merge_definitions
 from patchwright.edits.elision import is_elision
 from patchwright.edits.explain import explain_not_found
 from patchwright.edits.go_imports import add_std_imports
+from patchwright.edits.go_unused import tidy
 from patchwright.edits.imports import restore_imports
 from patchwright.edits.locate import already_present, covers_match, locate
 from patchwright.edits.match import Found, split_lines
@@ -224,12 +225,17 @@ def _python_fixes(path: str, old: str, new: str) -> tuple[str, list[str]]:
 
 
 def _go_fixes(path: str, old: str, new: str) -> tuple[str, list[str]]:
-    """Import the standard packages the change uses and the file does not import."""
+    """Import the standard packages the change uses and the file does not import; leave out
+    the imports it no longer uses and the test functions it writes outside a test file."""
+    new, notes = tidy(path, old, new)
     fixed, added = add_std_imports(old, new)
     if not added:
-        return new, []
+        return new, notes
     names = ", ".join(f'"{p}"' for p in added)
-    return fixed, [f"{path}: imported {names} (the change uses it; the file did not import it)"]
+    return fixed, [
+        *notes,
+        f"{path}: imported {names} (the change uses it; the file did not import it)",
+    ]
 
 
 _FIXES: dict[str, Callable[[str, str, str], tuple[str, list[str]]]] = {

@@ -22,7 +22,7 @@ STD_PACKAGES: dict[str, str] = {
         name: name
         for name in (
             "bufio bytes context errors fmt io log math os reflect regexp sort strconv "
-            "strings sync time unicode"
+            "strings sync testing time unicode"
         ).split()
     },
     "atomic": "sync/atomic",
@@ -54,7 +54,8 @@ _SPECS = re.compile(r'^import[ \t]+(?:([\w.]+)[ \t]+)?"([^"]+)"|^import[ \t]*\((
 _PACKAGE = re.compile(r"^package\s+\w+[^\n]*\n", re.M)
 
 
-def _code(text: str) -> str:
+def code_of(text: str) -> str:
+    """``text`` with its strings, runes and comments blanked (blanked to spaces, so offsets are kept)."""
     return _NOISE.sub(lambda m: " " * len(m.group(0)), text)
 
 
@@ -82,18 +83,19 @@ def _declares(code: str, name: str) -> bool:
     )
 
 
-def _used(code: str) -> set[str]:
+def used(code: str) -> set[str]:
+    """The names ``code`` uses as a package: ``name.Exported``."""
     return {m.group(1) for m in _USE.finditer(code)}
 
 
 def missing_std_imports(old: str | None, new: str) -> list[str]:
     """Import paths of the standard packages ``new`` uses without importing them."""
-    code = _code(new)
-    before = _used(_code(old)) - _imported(old) if old is not None else set()
+    code = code_of(new)
+    before = used(code_of(old)) - _imported(old) if old is not None else set()
     bound = _imported(new)
     wanted = sorted(
         name
-        for name in _used(code)
+        for name in used(code)
         if name in STD_PACKAGES
         and name not in bound
         and name not in before
