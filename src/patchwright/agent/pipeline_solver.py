@@ -31,9 +31,8 @@ from patchwright.agent.copy_stop import CopyStop
 from patchwright.agent.fit import HEAD, fitted
 from patchwright.agent.keeping import Declined, Keeper
 from patchwright.agent.pipeline_options import SolveOptions
-from patchwright.agent.pointed_lines import rejection_report
-from patchwright.agent.progress import closing_in
 from patchwright.agent.prompts import render, restated
+from patchwright.agent.repair import no_edits_feedback, repair_for
 from patchwright.agent.repeats import echo_of
 from patchwright.agent.solve_types import Changes, StrategyOutcome, StrategyResult, Txn
 from patchwright.agent.working_copy import Attempt, WorkingCopy
@@ -317,17 +316,8 @@ class PipelineSolver:
     def _feedback(self, attempt: Attempt, opts: SolveOptions, cut_off: bool) -> str:
         if attempt.kind != "no_edits":
             return attempt.feedback
-        errors = [e.removeprefix("- ") for e in attempt.feedback.splitlines() if e]
-        return render(
-            "no_edits",
-            fmt=opts.fmt,
-            errors=errors,
-            cut_off=cut_off,
-            limit=opts.reply_tokens,
-            protected=sorted(self.working.protected),
-            definition=opts.definition,
-            lang=opts.definition_lang,
-        )
+        return no_edits_feedback(attempt.feedback, opts, cut_off=cut_off,
+                                 protected=sorted(self.working.protected))  # fmt: skip
 
     # -- verifying, approving, keeping -------------------------------------------------------
 
@@ -382,25 +372,12 @@ class PipelineSolver:
         txn.rollback()
         why = "criterion not met" if check.gates_ok else "gates failed"
         self.bus.emit(TxnRollback(iteration=iteration, reason=why))
-        report, lost = rejection_report(
-            check.summary,
-            {p: self.working.original(p) for p in changes},
-            {p: self.working.text(p) for p in changes},
-        )
-        failures = "\n".join([*self.pending_notes, report, *lost])
+        files = ({p: self.working.original(p) for p in changes},
+                 {p: self.working.text(p) for p in changes})  # fmt: skip
+        repair = repair_for(check, opts, self._goal(opts), files, self.pending_notes)
         self.pending_notes.clear()
-        self.last_failure = report  # a fresh start is told this, without the change
-        self.closer = closing_in(opts.failures, report) if check.gates_ok else None
-        repair = render(
-            "repair",
-            task=self._goal(opts),
-            failures=failures,
-            fmt=opts.fmt,
-            done=opts.done,
-            criterion_failed=check.gates_ok,
-            definition=opts.definition,
-            closer=self.closer,
-        )
-        self.messages.append({"role": "user", "content": repair})
+        self.last_failure = repair.report  # a fresh start is told this, without the change
+        self.closer = repair.closer
+        self.messages.append({"role": "user", "content": repair.prompt})
         self.actions.append({"iteration": iteration, "gates": why, "summary": check.summary})
         self.on_step(self.history, self.actions)

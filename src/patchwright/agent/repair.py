@@ -1,0 +1,73 @@
+"""What the model is told after a reply fails: the repair request for a change that was
+written and rejected, and the feedback for a reply that held no usable edit.
+
+A rejected change's request repeats the goal, says what "done" means and shows only what
+failed: the check's summary, the lines of the change its errors point at, the definitions it
+deleted that the code still uses, and the notes the edit left (an import it added, say). A
+change that made most of the failing checks pass is told how close it came
+(``progress.closing_in``), so that its repair keeps what it fixed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from patchwright.agent.checker import Check
+from patchwright.agent.pipeline_options import SolveOptions
+from patchwright.agent.pointed_lines import rejection_report
+from patchwright.agent.progress import closing_in
+from patchwright.agent.prompts import render
+
+
+@dataclass(frozen=True)
+class Repair:
+    """A rejected change's repair request; ``report`` is what a fresh start is told (the
+    failure, without the change), ``closer`` how close the change came, if it did."""
+
+    prompt: str
+    report: str
+    closer: tuple[int, int] | None
+
+
+def repair_for(
+    check: Check,
+    opts: SolveOptions,
+    goal: str,
+    files: tuple[Mapping[str, str | None], Mapping[str, str | None]],
+    notes: Sequence[str],
+) -> Repair:
+    """The request that follows ``check``'s rejection of a change (``files``: the changed
+    files' texts before and after it)."""
+    before, after = files
+    report, lost = rejection_report(check.summary, before, after)
+    closer = closing_in(opts.failures, report) if check.gates_ok else None
+    prompt = render(
+        "repair",
+        task=goal,
+        failures="\n".join([*notes, report, *lost]),
+        fmt=opts.fmt,
+        done=opts.done,
+        criterion_failed=check.gates_ok,
+        definition=opts.definition,
+        closer=closer,
+    )
+    return Repair(prompt, report, closer)
+
+
+def no_edits_feedback(
+    feedback: str, opts: SolveOptions, *, cut_off: bool, protected: Sequence[str]
+) -> str:
+    """The answer to a reply that held no edit that could be read (``feedback``: its errors,
+    one ``- `` line each), with the format asked for shown again."""
+    errors = [e.removeprefix("- ") for e in feedback.splitlines() if e]
+    return render(
+        "no_edits",
+        fmt=opts.fmt,
+        errors=errors,
+        cut_off=cut_off,
+        limit=opts.reply_tokens,
+        protected=sorted(protected),
+        definition=opts.definition,
+        lang=opts.definition_lang,
+    )
