@@ -98,6 +98,7 @@ class PipelineSolver:
     sample_next: bool = False  # the next request is a new conversation's first: sample it
     refused: str | None = None  # the read-only file the last reply began to rewrite
     closer: tuple[int, int] | None = None  # the last rejected change fixed most checks
+    repairing_close: bool = False  # this iteration repairs such a change where it was made
     exchange: list[Message] = field(default_factory=list)  # the last request as sent, its reply
 
     def solve(self, opts: SolveOptions) -> StrategyResult:
@@ -105,7 +106,7 @@ class PipelineSolver:
         for iteration in range(1, opts.max_iter + 1):
             interrupts.check()
             self.bus.emit(IterationStart(iteration=iteration))
-            self.closer = None
+            self.repairing_close, self.closer = self.closer is not None, None
             result = self._iteration(opts, iteration)
             if result is not None:
                 return self._tally(result)
@@ -166,7 +167,11 @@ class PipelineSolver:
     def _iteration(self, opts: SolveOptions, iteration: int) -> StrategyResult | None:
         """The kept (or skipped) change, or None: on to the next iteration, from the
         candidate that came closest."""
-        if self.conversation.fresh is not None and len(self.messages) > HEAD:
+        if (
+            self.conversation.fresh is not None
+            and len(self.messages) > HEAD
+            and not self.repairing_close
+        ):
             self._start_afresh(iteration, "a repair in a conversation repeated a failed change")
             self.sample_next = True
         start, state = len(self.messages), self.working.snapshot()
@@ -281,7 +286,9 @@ class PipelineSolver:
                     iteration=iteration, attempt=attempt.kind, feedback=attempt.feedback[:2000]
                 )
             )
-            if attempt.kind == "repeated" and not sampled and len(self.messages) > HEAD:
+            # a close change's conversation is kept: a repeat there is answered in it, sampled
+            if (attempt.kind == "repeated" and not sampled and len(self.messages) > HEAD
+                    and not self.repairing_close):  # fmt: skip
                 self._start_afresh(iteration, "the reply repeated a failed change")
             else:
                 self.conversation.add_feedback(self._feedback(attempt, opts, cut_off))
