@@ -98,7 +98,7 @@ class PipelineSolver:
     sample_next: bool = False  # the next request is a new conversation's first: sample it
     refused: str | None = None  # the read-only file the last reply began to rewrite
     closer: tuple[int, int] | None = None  # the last rejected change fixed most checks
-    repairing_close: bool = False  # this iteration repairs such a change where it was made
+    close_at: tuple[int, int] | None = None  # how close the change this iteration repairs came
     exchange: list[Message] = field(default_factory=list)  # the last request as sent, its reply
 
     def solve(self, opts: SolveOptions) -> StrategyResult:
@@ -106,7 +106,7 @@ class PipelineSolver:
         for iteration in range(1, opts.max_iter + 1):
             interrupts.check()
             self.bus.emit(IterationStart(iteration=iteration))
-            self.repairing_close, self.closer = self.closer is not None, None
+            self.close_at, self.closer = self.closer, None
             result = self._iteration(opts, iteration)
             if result is not None:
                 return self._tally(result)
@@ -170,7 +170,7 @@ class PipelineSolver:
         if (
             self.conversation.fresh is not None
             and len(self.messages) > HEAD
-            and not self.repairing_close
+            and self.close_at is None
         ):
             self._start_afresh(iteration, "a repair in a conversation repeated a failed change")
             self.sample_next = True
@@ -288,7 +288,7 @@ class PipelineSolver:
             )
             # a close change's conversation is kept: a repeat there is answered in it, sampled
             if (attempt.kind == "repeated" and not sampled and len(self.messages) > HEAD
-                    and not self.repairing_close):  # fmt: skip
+                    and self.close_at is None):  # fmt: skip
                 self._start_afresh(iteration, "the reply repeated a failed change")
             else:
                 self.conversation.add_feedback(self._feedback(attempt, opts, cut_off))
@@ -384,7 +384,9 @@ class PipelineSolver:
         repair = repair_for(check, opts, self._goal(opts), files, self.pending_notes)
         self.pending_notes.clear()
         self.last_failure = repair.report  # a fresh start is told this, without the change
-        self.closer = repair.closer
+        # a close change is repaired where it was made while each repair comes closer
+        came_closer = self.close_at is None or (repair.closer or (0, 0))[0] > self.close_at[0]
+        self.closer = repair.closer if came_closer else None
         self.messages.append({"role": "user", "content": repair.prompt})
         self.actions.append({"iteration": iteration, "gates": why, "summary": check.summary})
         self.on_step(self.history, self.actions)

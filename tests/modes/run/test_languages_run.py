@@ -376,3 +376,28 @@ def test_a_close_change_whose_repair_repeats_it_is_asked_again_in_its_conversati
     assert "That change made 3 of the 4 failing checks pass" in last_request
     assert "repeats a change that already failed" in last_request
     assert close in trajectory["messages"][2]["content"]
+
+
+def test_a_close_change_whose_repair_comes_no_closer_moves_on_to_the_function(
+    tmp_path: Path, script: Script, shop: Any
+) -> None:
+    """HumanEvalFix Go-80: the repair of a change that left 1 failing check left the same one,
+    and its conversation was kept for a third attempt that only repeated it. A close change
+    keeps its conversation while each repair comes closer; then the one-function retry."""
+    if shutil.which("go") is None:
+        pytest.skip("go is not installed")
+    repo = shop.make_repo(tmp_path / "clamp", {"go.mod": "module example.com/calc\n\ngo 1.19\n",
+                                               "calc.go": CLAMP, "calc_test.go": CLAMP_TESTS})  # fmt: skip
+    close = CLAMP.replace("return hi", "return lo", 1).replace("x + 1", "x")
+    as_close = close.replace("\t\treturn lo\n\t}\n\treturn x", "\t\treturn lo + 0\n\t}\n\treturn x")
+    fixed = close.replace("\t\treturn lo\n\t}\n\treturn x", "\t\treturn hi\n\t}\n\treturn x")
+    function = fixed.split("\n\n", 1)[1]
+    replies = script([f"calc.go\n```go\n{close}```\n", f"calc.go\n```go\n{as_close}```\n",
+                      f"```go\n{function}```\n", "fix(calc): clamp clamps"])  # fmt: skip
+    code, out = shop.run(repo, "Clamp() returns the wrong result; fix it.", replies,
+                         "--max-iter", "3")  # fmt: skip
+    assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
+    assert (repo / "calc.go").read_text() == fixed
+    run_dir = next((repo / ".patchwright" / "runs").iterdir())
+    actions = json.loads((run_dir / "trajectory.json").read_text())["actions"]
+    assert [(a["iteration"], a["refocus"]) for a in actions if "refocus" in a] == [(3, "Clamp")]
