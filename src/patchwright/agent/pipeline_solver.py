@@ -167,11 +167,7 @@ class PipelineSolver:
     def _iteration(self, opts: SolveOptions, iteration: int) -> StrategyResult | None:
         """The kept (or skipped) change, or None: on to the next iteration, from the
         candidate that came closest."""
-        if (
-            self.conversation.fresh is not None
-            and len(self.messages) > HEAD
-            and self.close_at is None
-        ):
+        if self.conversation.fresh is not None and len(self.messages) > HEAD:
             self._start_afresh(iteration, "a repair in a conversation repeated a failed change")
             self.sample_next = True
         start, state = len(self.messages), self.working.snapshot()
@@ -286,9 +282,7 @@ class PipelineSolver:
                     iteration=iteration, attempt=attempt.kind, feedback=attempt.feedback[:2000]
                 )
             )
-            # a close change's conversation is kept: a repeat there is answered in it, sampled
-            if (attempt.kind == "repeated" and not sampled and len(self.messages) > HEAD
-                    and self.close_at is None):  # fmt: skip
+            if attempt.kind == "repeated" and not sampled and len(self.messages) > HEAD:
                 self._start_afresh(iteration, "the reply repeated a failed change")
             else:
                 self.conversation.add_feedback(self._feedback(attempt, opts, cut_off))
