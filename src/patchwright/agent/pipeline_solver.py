@@ -379,8 +379,8 @@ class PipelineSolver:
         self.pending_notes.clear()
         self.last_failure = repair.report  # a fresh start is told this, without the change
         # a close change is repaired where it was made while each repair comes closer
-        came_closer = self.close_at is None or (repair.closer or (0, 0))[0] > self.close_at[0]
-        self.closer = repair.closer if came_closer else None
+        closer, before = repair.closer, self.close_at
+        self.closer = closer if before is None or (closer and closer[0] > before[0]) else None
         self.messages.append({"role": "user", "content": repair.prompt})
         self.actions.append({"iteration": iteration, "gates": why, "summary": check.summary})
         self.on_step(self.history, self.actions)

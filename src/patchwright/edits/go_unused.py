@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 
-from patchwright.edits.brace_defs import definitions
+from patchwright.edits.brace_defs import Span, definitions
 from patchwright.edits.go_imports import STD_PACKAGES, code_of, import_lines, import_specs, used
 
 _STD_PATHS = frozenset(STD_PACKAGES.values()) | {"testing"}
@@ -92,27 +92,22 @@ def drop_imports(text: str, specs: list[Spec]) -> str:
     return out[: emptied.start()] + (rest[1:] if rest.startswith("\n") else rest)
 
 
-def added_tests(path: str, old: str | None, new: str) -> list[str]:
+def added_tests(path: str, old: str | None, new: str) -> list[Span]:
     """The test functions the change adds to ``path``, a Go file that is not a test file."""
     if not path.endswith(".go") or path.endswith("_test.go"):
         return []
     had = {span.name for span in definitions(path, old)} if old is not None else set()
     lines = new.split("\n")
     return [
-        span.name
+        span
         for span in definitions(path, new)
         if span.depth == 0 and span.name not in had and _TEST_HEAD.match(lines[span.head])
     ]
 
 
-def drop_definitions(path: str, text: str, names: list[str]) -> str:
-    """``text`` without the top-level definitions ``names``."""
-    drop = {
-        n
-        for span in definitions(path, text)
-        if span.depth == 0 and span.name in names
-        for n in range(span.start, span.stop)
-    }
+def without_spans(text: str, spans: list[Span]) -> str:
+    """``text`` without the lines of ``spans``."""
+    drop = {n for span in spans for n in range(span.start, span.stop)}
     return "\n".join(_without_lines(text.split("\n"), drop))
 
 
@@ -122,8 +117,9 @@ def tidy(path: str, old: str | None, new: str) -> tuple[str, list[str]]:
     notes: list[str] = []
     tests = added_tests(path, old, new)
     if tests:
-        new = drop_definitions(path, new, tests)
-        notes.append(f"{path}: left out {', '.join(tests)} (a test function outside a "
+        new = without_spans(new, tests)
+        names = ", ".join(span.name for span in tests)
+        notes.append(f"{path}: left out {names} (a test function outside a "
                      "_test.go file; go test never runs it there)")  # fmt: skip
     unused = unused_imports(old, new)
     if unused:
