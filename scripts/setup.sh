@@ -51,6 +51,23 @@ echo "==> syncing the environment from uv.lock (first run compiles llama.cpp: ~1
 # From uv's cache first: online, uv revalidates llama-cpp-python's sdist with PyPI, and a new
 # cache revision compiles llama.cpp again (~10 min) although nothing changed.
 export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2}
+# ggml builds with -march=native, which turns on AMX wherever CPUID reports it; some virtual
+# machines report AMX and then trap its first tile instruction (SIGILL in libggml-cpu.so at the
+# first matrix product: seen on a 2-core Xeon VM, 2026-11-29). Build without AMX on x86-64 (the
+# other native instructions stay); CMAKE_ARGS set by the caller wins.
+if [ "$(uname -m)" = x86_64 ] && [ -z "${CMAKE_ARGS:-}" ]; then
+    no_amx="-mno-amx-tile -mno-amx-int8 -mno-amx-bf16"
+    export CMAKE_ARGS="-DCMAKE_C_FLAGS='$no_amx' -DCMAKE_CXX_FLAGS='$no_amx'"
+fi
 if ! $UV sync --frozen --all-extras --offline >/dev/null 2>&1; then
     $UV sync --frozen --all-extras
+fi
+
+# The embedded model must answer on this CPU: a llama.cpp built elsewhere or before the flags
+# above (uv reuses its cached wheel) can die of an illegal instruction. Rebuild it once if so.
+if ! bash scripts/check_embedded.sh; then
+    echo "==> rebuilding llama-cpp-python for this CPU (~10 min on 2 cores)"
+    $UV cache clean llama-cpp-python
+    $UV sync --frozen --all-extras --reinstall-package llama-cpp-python
+    bash scripts/check_embedded.sh
 fi
