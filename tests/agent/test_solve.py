@@ -288,7 +288,7 @@ def test_when_the_tests_time_out_the_retry_asks_for_the_function_the_task_names(
     bus = EventBus()
     seen = events_of(bus)
     test_cmd = f"{sys.executable} -m pytest -q"
-    overrides = Overrides(max_iter=2, yes=True, test_timeout=3, test_cmd=test_cmd)
+    overrides = Overrides(max_iter=2, yes=True, test_timeout=8, test_cmd=test_cmd)
     result = solve(Session(settings, shop_repo, bus=bus), build_request(task, settings, overrides))
 
     assert (result.outcome, result.iterations) == ("solved", 2)
