@@ -6,6 +6,9 @@ export UV_LINK_MODE := copy
 # Build llama.cpp with both cores; the wheel is cached by uv after the first build.
 export CMAKE_BUILD_PARALLEL_LEVEL ?= 2
 export OMP_WAIT_POLICY := PASSIVE
+# The suite starts thousands of Python processes: let them keep their bytecode (setup.sh
+# compiles the installed packages; this lets src/ and tests/ be cached too).
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: setup install demo test lint typecheck contracts pytest clean
 

@@ -62,6 +62,7 @@ def test_only_allowlisted_variables_survive_and_home_is_private() -> None:
         "VIRTUAL_ENV": "/repo/.venv",
         "HOME": "/sbx/home",
         "TMPDIR": "/sbx/tmp",
+        "PYTHONDONTWRITEBYTECODE": "1",
         SANDBOX_TOKEN_VAR: "t1",
     }
 

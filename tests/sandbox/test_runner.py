@@ -43,6 +43,19 @@ def test_feeds_stdin_and_honours_cwd_and_extra_env(
     assert result.stdout == "hi there sub\n"
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_a_python_run_leaves_no_bytecode_in_the_repository(
+    make_sandbox: MakeSandbox, repo: Path, mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("PYTHONDONTWRITEBYTECODE", raising=False)  # as on most machines
+    (repo / "pkg").mkdir()
+    (repo / "pkg" / "__init__.py").write_text("")
+    (repo / "pkg" / "calc.py").write_text("def add(a, b):\n    return a + b\n")
+    result = make_sandbox(mode).run(["python3", "-c", "from pkg.calc import add; print(add(1, 2))"])
+    assert result.stdout == "3\n", result.stderr
+    assert sorted(p.name for p in (repo / "pkg").iterdir()) == ["__init__.py", "calc.py"]
+
+
 def test_cwd_outside_the_repo_is_refused(make_sandbox: MakeSandbox) -> None:
     result = make_sandbox().run("pwd", cwd=Path(".."))
     assert result.exit_code is None and result.blocked_by == "cwd-outside-repo"

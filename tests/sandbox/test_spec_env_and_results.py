@@ -37,6 +37,7 @@ def test_nothing_is_inherited_but_a_default_path_and_locale_and_the_sandbox_vari
         "LANG": "C.UTF-8",
         "HOME": "/sbx/home",
         "TMPDIR": "/sbx/tmp",
+        "PYTHONDONTWRITEBYTECODE": "1",
         SANDBOX_TOKEN_VAR: "tok",
     }
 

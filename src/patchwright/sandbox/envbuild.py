@@ -162,6 +162,9 @@ def build_env(
     ``extra`` (the caller's additions) passes the secret filter too. ``HOME`` and
     ``TMPDIR`` point at the sandbox's private directories, and ``token`` tags every
     process of the run so stragglers can be found and killed afterwards.
+    ``PYTHONDONTWRITEBYTECODE`` is always set: a test run leaves no ``__pycache__`` in the
+    repository (one without a ``.gitignore`` for it showed ``?? pkg/__pycache__/`` after a
+    failed run); the bytecode of installed packages is still read.
     """
     env = {k: v for k, v in base.items() if is_allowed(k, v) and not looks_secret(k, v)}
     env.setdefault("PATH", "/usr/local/bin:/usr/bin:/bin")
@@ -171,5 +174,6 @@ def build_env(
             env[key] = value
     env["HOME"] = home
     env["TMPDIR"] = tmpdir
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
     env[SANDBOX_TOKEN_VAR] = token
     return env
