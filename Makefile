@@ -1,7 +1,8 @@
 # patchwright — the two commands the README promises, plus their parts.
 SHELL := /bin/bash
-# uv is installed by scripts/setup.sh into this interpreter (user site or global).
-UV ?= python3 -m uv
+# uv on the PATH, in ~/.local/bin (where scripts/setup.sh fetches it when there is none) or
+# python3's module: scripts/uv.sh finds it.
+UV ?= bash scripts/uv.sh
 export UV_LINK_MODE := copy
 # Build llama.cpp with both cores; the wheel is cached by uv after the first build.
 export CMAKE_BUILD_PARALLEL_LEVEL ?= 2

@@ -3,7 +3,7 @@
 # embedded model) to fix its bug, then show the committed diff and the now-passing tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-UV="python3 -m uv"
+UV="bash scripts/uv.sh"
 export OMP_WAIT_POLICY=PASSIVE
 demo=$(mktemp -d -t patchwright-demo-XXXXXX)
 cp -r examples/demo_repo/. "$demo/"

@@ -5,11 +5,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if ! python3 -m uv --version >/dev/null 2>&1; then
-    echo "==> installing uv"
-    python3 -m pip install --quiet --user uv || python3 -m pip install --quiet uv
+UV="bash scripts/uv.sh"
+if ! $UV --version >/dev/null 2>&1; then
+    # uv's standalone binary, taken from its PyPI wheel with the standard library alone: pip
+    # may not install it (PEP 668 on Debian 12, Ubuntu 23.04+, Homebrew) or be absent.
+    echo "==> fetching uv into ~/.local/bin (its PyPI wheel's binary, hash-checked)"
+    python3 scripts/get_uv.py "$HOME/.local/bin" >/dev/null
 fi
-UV="python3 -m uv"
 
 if ! command -v bwrap >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     echo "==> installing bubblewrap (sandbox)"
