@@ -42,7 +42,9 @@ JS_FIXTURE=tests/fixtures/js-runners
 if command -v npm >/dev/null 2>&1 \
     && ! cmp -s "$JS_FIXTURE/package-lock.json" "$JS_FIXTURE/node_modules/.setup-lock.json"; then
     echo "==> installing the JavaScript test runners (npm ci in $JS_FIXTURE)"
-    if (cd "$JS_FIXTURE" && npm ci --no-audit --no-fund --loglevel=error >/dev/null); then
+    # --use-openssl-ca: the system's certificate store, as for uv below
+    if (cd "$JS_FIXTURE" && NODE_OPTIONS="${NODE_OPTIONS:-} --use-openssl-ca" \
+            npm ci --no-audit --no-fund --loglevel=error >/dev/null); then
         cp "$JS_FIXTURE/package-lock.json" "$JS_FIXTURE/node_modules/.setup-lock.json"
     else
         echo "    npm ci failed; the jest/vitest/mocha/tsc/eslint tests will be skipped"
@@ -58,6 +60,10 @@ export CMAKE_BUILD_PARALLEL_LEVEL=${CMAKE_BUILD_PARALLEL_LEVEL:-2}
 # would otherwise compile pytest, hypothesis and the rest from source again (1.9 s against
 # 0.55 s for pytest on a one-test repository).
 export UV_COMPILE_BYTECODE=1
+# TLS through the system's certificate store, as pip and curl do here: behind a proxy that
+# re-signs traffic with its own CA (most corporate networks, this build farm), uv's bundled
+# roots say "invalid peer certificate: UnknownIssuer" and nothing installs.
+export UV_SYSTEM_CERTS=${UV_SYSTEM_CERTS:-1} UV_NATIVE_TLS=${UV_NATIVE_TLS:-1}  # (older uv)
 # ggml builds with -march=native, which turns on AMX wherever CPUID reports it; some virtual
 # machines report AMX and then trap its first tile instruction (SIGILL in libggml-cpu.so at the
 # first matrix product: seen on a 2-core Xeon VM, 2026-11-29). Build without AMX on x86-64 (the

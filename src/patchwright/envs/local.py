@@ -46,6 +46,12 @@ class BuiltEnv:
     seconds: float = 0.0
 
 
+# uv trusts the system's certificate store, as pip and curl do, unless the user says otherwise:
+# with its bundled roots, a proxy that re-signs TLS (corporate networks) fails every install
+# ("invalid peer certificate: UnknownIssuer"). UV_NATIVE_TLS is the older releases' name.
+SYSTEM_CERTS = {"UV_SYSTEM_CERTS": "1", "UV_NATIVE_TLS": "1"}
+
+
 class LocalEnvironments:
     """The cache of built environments under ``cache`` (see the module docstring)."""
 
@@ -189,7 +195,7 @@ class LocalEnvironments:
         self, argv: Sequence[str], *, cwd: Path | None = None, env: dict[str, str] | None = None
     ) -> str:
         self.log(" ".join(argv))
-        full_env = {**os.environ, **(env or {})}
+        full_env = {**SYSTEM_CERTS, **os.environ, **(env or {})}
         proc = subprocess.run(list(argv), cwd=cwd, env=full_env, capture_output=True, text=True,
                               timeout=self.timeout, check=False)  # fmt: skip
         if proc.returncode != 0:

@@ -44,6 +44,7 @@ def test_every_quick_start_command_runs_verbatim(tmp_path: Path) -> None:
     assert "solved" in done.stdout
     assert "undid 1 change" in done.stdout
     assert "Usage: patchwright" in done.stdout  # `patchwright` with no terminal: the help
-    (demo,) = scratch.iterdir()  # the fresh copy the quick start made, the fix undone in it
+    # the fresh copy the quick start made, the fix undone in it (uv may leave a lock file)
+    (demo,) = [p for p in scratch.iterdir() if p.is_dir()]
     original = ROOT / "examples" / "demo_repo" / "inventory" / "pricing.py"
     assert (demo / "inventory" / "pricing.py").read_bytes() == original.read_bytes()
