@@ -15,7 +15,6 @@ change is unverified.
 from __future__ import annotations
 
 import json
-import tarfile
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -32,13 +31,13 @@ def _fail_usage(message: str) -> None:
 
 
 def _export_head(root: Path, dest: Path) -> None:
-    """Extract the HEAD tree of ``root`` into ``dest`` (data-only filter: no links out)."""
+    """Extract the HEAD tree of ``root`` into ``dest`` (data only: no links out)."""
     from patchwright.workspace.gitsafe import popen_git
+    from patchwright.workspace.untar import extract
 
     proc = popen_git(root, "archive", "--format=tar", "HEAD")
     assert proc.stdout is not None
-    with tarfile.open(fileobj=proc.stdout, mode="r|") as archive:
-        archive.extractall(dest, filter="data")
+    extract(proc.stdout, dest)
     _, err = proc.communicate()
     if proc.returncode != 0:
         raise RuntimeError(f"git archive HEAD failed: {err.decode(errors='replace').strip()}")

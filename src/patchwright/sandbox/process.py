@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import resource
 import selectors
 import signal
@@ -27,6 +28,11 @@ _POLL = 0.05
 _WATCHDOG_EVERY = 0.02
 _DRAIN_AFTER_EXIT = 2.0
 _LIMIT_SIGNALS = {signal.SIGXCPU: "cpu-limit", signal.SIGXFSZ: "file-size-limit"}
+# Without a cgroup, a user who is not root gets the process cap as RLIMIT_NPROC: a fork past it
+# fails with EAGAIN and the command dies of that, often before the watchdog counts anything
+# (bash: "fork: Resource temporarily unavailable"; Python: BlockingIOError from _fork_exec).
+_EAGAIN = re.compile(r"Resource temporarily unavailable|\bEAGAIN\b")
+_FORKING = re.compile(r"\bfork\b|_fork_exec|\bspawn\b|posix_spawn|fork/exec|\bclone\b")
 
 
 @dataclass
@@ -197,7 +203,7 @@ def run_process(
             cgroups.remove(group)
         disk_end = disk.settle() if disk is not None else Settled(False)  # also on Ctrl-C
     code, killed_by = _exit_status(proc.returncode, run.killed_by)
-    hit = hit or killed_by == "process-limit"
+    hit = hit or killed_by == "process-limit" or (use_nproc and code != 0 and _fork_refused(err))
     seconds = time.monotonic() - start
     return RawRun(
         code,
@@ -212,6 +218,12 @@ def run_process(
         removed=disk_end.removed,
         refused=disk_end.refused,
     )
+
+
+def _fork_refused(err: HeadTail) -> bool:
+    """The command's error output says a fork was refused for want of a process slot."""
+    text = err.text()
+    return bool(_EAGAIN.search(text) and _FORKING.search(text))
 
 
 def _exit_status(code: int | None, we_killed: str | None) -> tuple[int | None, str | None]:
