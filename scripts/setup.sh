@@ -17,6 +17,9 @@ if ! command -v bwrap >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-ge
     echo "==> installing bubblewrap (sandbox)"
     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap >/dev/null) \
         || echo "    bubblewrap could not be installed; the sandbox will say network isolation is unavailable"
+elif ! command -v bwrap >/dev/null 2>&1; then
+    echo "==> bubblewrap is not installed: commands will run without filesystem confinement"
+    echo "    (install it with your package manager, e.g. sudo apt-get install bubblewrap)"
 fi
 
 # Debian's chromium: the review dashboard's browser test drives it through Playwright's Python
