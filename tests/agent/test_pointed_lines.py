@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from patchwright.agent.pointed_lines import HEADING, pointed_lines, where
+from patchwright.agent.pointed_lines import (
+    HEADING,
+    TEST_HEADING,
+    pointed_lines,
+    rejection_report,
+    where,
+    where_in_tests,
+)
 
 GO = """package main
 
@@ -62,3 +69,51 @@ def test_nothing_when_the_report_names_no_line_of_the_change() -> None:
         where("main_test.go:11: Not equal: expected: true actual  : false", {"main.go": GO}) == ""
     )
     assert where("main.go:3: deleted", {"main.go": None}) == ""
+
+
+NODE_TEST = """const assert = require('node:assert');
+console.assert = (cond, ...msg) =>
+  assert.ok(cond, msg.length ? msg.join(' ') : 'console.assert failed');
+const { makePalindrome } = require('./main.js');
+
+const testMakePalindrome = () => {
+  console.assert(makePalindrome('') === '')
+  console.assert(makePalindrome('xyz') === 'xyzyx')
+}
+testMakePalindrome()
+"""
+
+
+def test_a_read_only_test_line_the_report_names_without_its_code_is_quoted() -> None:
+    report = (
+        "`node main.test.js` exited 1:\n\nAssertionError [ERR_ASSERTION]: console.assert failed\n"
+        "    at console.assert (main.test.js:3:3)\n"
+        "    at testMakePalindrome (main.test.js:8:11)\n"
+    )
+    assert where_in_tests(report, {"main.test.js": NODE_TEST}) == "\n".join([
+        TEST_HEADING,
+        "- main.test.js:3: `assert.ok(cond, msg.length ? msg.join(' ') : 'console.assert failed');`",
+        "- main.test.js:8: `console.assert(makePalindrome('xyz') === 'xyzyx')`",
+    ])  # fmt: skip
+
+
+def test_a_test_line_the_report_already_shows_is_not_quoted_again() -> None:
+    py = "from calc import add\n\n\ndef test_add():\n    assert add(2, 3) == 5\n"
+    report = "tests/test_calc.py:5: in test_add\n    assert add(2, 3) == 5\nE   assert -1 == 5"  # pytest quotes the failing line itself
+    assert where_in_tests(report, {"tests/test_calc.py": py}) == ""
+
+
+def test_a_rejection_report_quotes_the_change_then_the_tests() -> None:
+    report, lost = rejection_report(
+        "main.go:9: invalid operation\nmain_test.go:3: Not equal",
+        {"main.go": GO},
+        {"main.go": GO},
+        {"main_test.go": "package main\n\nfunc TestMean(t *testing.T) { check(t) }\n"},
+    )
+    assert report.splitlines()[2:] == [
+        HEADING,
+        "- main.go:9: `return sum / len(numbers)`",
+        TEST_HEADING,
+        "- main_test.go:3: `func TestMean(t *testing.T) { check(t) }`",
+    ]
+    assert lost == []

@@ -3,7 +3,9 @@ that say nothing about it — pytest's session header, node's own frames and ban
 
 from __future__ import annotations
 
-from patchwright.verify.tools import said
+import pytest
+
+from patchwright.verify.tools import exited, said
 
 NODE_FAILURE = """\
 node:internal/assert/utils:281
@@ -61,3 +63,27 @@ def test_pytests_session_header_goes_and_its_failure_stays() -> None:
 def test_a_line_that_only_mentions_node_internals_in_its_message_stays() -> None:
     message = "Error: cannot find node:internal/foo in the bundle"
     assert said(message) == message
+
+
+@pytest.mark.parametrize(
+    ("command", "code", "says"),
+    [
+        ("timeout 20 node main.test.js", 124, "its `timeout` stopped it after 20s"),
+        ("cd pkg && timeout -s KILL 5m go test ./...", 137, "its `timeout` stopped it after 5m"),
+        ("timeout --kill-after=5 1.5 cargo test", 124, "its `timeout` stopped it after 1.5s"),
+    ],
+)
+def test_a_run_its_own_timeout_stopped_says_the_code_did_not_finish(
+    command: str, code: int, says: str
+) -> None:
+    assert exited(command, code) == (
+        f"exited {code}: {says} — the code did not finish (a loop that never ends?)"
+    )
+
+
+@pytest.mark.parametrize(
+    ("command", "code"),
+    [("timeout 20 node main.test.js", 1), ("node main.test.js", 124), ("timeouts 3 x", 124)],
+)
+def test_any_other_exit_is_just_its_code(command: str, code: int) -> None:
+    assert exited(command, code) == f"exited {code}"

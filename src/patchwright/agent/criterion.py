@@ -33,7 +33,7 @@ from patchwright.verify import Baseline
 from patchwright.verify.summary import describe_tests, fails_as_before
 from patchwright.verify.testcover import cover_tests
 from patchwright.verify.testrun import TestRun
-from patchwright.verify.tools import said, tail
+from patchwright.verify.tools import exited, said, tail
 
 RunCommand = Callable[[str], tuple[int | None, str]]  # command -> (exit code, output)
 REPORT_CHARS = 2500
@@ -261,7 +261,7 @@ def evaluate(
     for cmd in criterion.done_when:
         code, output = run_command(cmd)
         ok = code == 0
-        report = "" if ok else f"`{cmd}` exited {code}:\n{tail(output, 30, 1500)}"
+        report = "" if ok else f"`{cmd}` {exited(cmd, code)}:\n{tail(output, 30, 1500)}"
         verdicts.append(Verdict(ok, [] if ok else [cmd], report))
     if not verdicts:
         return None
@@ -301,7 +301,7 @@ def _test_command(
     failing = sorted(run.failing)
     if failing:
         return Verdict(False, failing, _still_failing(f"`{cmd}` still fails", run, before, failing))
-    what = run.problem or run.missing_tool or f"exited {run.exit_code}"
+    what = run.problem or run.missing_tool or exited(cmd, run.exit_code)
     return Verdict(False, [cmd], f"`{cmd}` {what}:\n{tail(said(run.output), 30, 2000)}")
 
 

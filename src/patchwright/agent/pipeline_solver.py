@@ -375,7 +375,8 @@ class PipelineSolver:
         self.bus.emit(TxnRollback(iteration=iteration, reason=why))
         files = ({p: self.working.original(p) for p in changes},
                  {p: self.working.text(p) for p in changes})  # fmt: skip
-        repair = repair_for(check, opts, self._goal(opts), files, self.pending_notes)
+        tests = {p: self.working.original(p) for p in self.working.protected}
+        repair = repair_for(check, opts, self._goal(opts), files, self.pending_notes, tests)
         self.pending_notes.clear()
         self.last_failure = repair.report  # a fresh start is told this, without the change
         # a close change is repaired where it was made while each repair comes closer

@@ -22,10 +22,17 @@ MAX_LINES = 4
 HEADING = "Where those errors point in the change:"
 
 
-def pointed_lines(report: str, texts: Mapping[str, str | None]) -> list[str]:
-    """``path:line: `code` `` for each line of ``texts`` (path → the changed file's text) that
-    ``report`` names, first mention first, at most :data:`MAX_LINES`; blank lines skipped."""
-    out: list[str] = []
+TEST_HEADING = "Where the test run points in the tests:"
+
+
+def _pointed(
+    report: str, texts: Mapping[str, str | None], unquoted: bool
+) -> list[tuple[str, int, str]]:
+    """``(path, line, code)`` for each line of ``texts`` that ``report`` names, first mention
+    first, at most :data:`MAX_LINES`; blank lines skipped, and with ``unquoted`` those whose
+    code the report already shows (pytest prints the failing assert; node's ``console.assert
+    failed … at main.test.js:10:11`` does not)."""
+    out: list[tuple[str, int, str]] = []
     seen: set[tuple[str, int]] = set()
     for match in _REF.finditer(report):
         path = match.group("path") or match.group("pypath")
@@ -35,11 +42,20 @@ def pointed_lines(report: str, texts: Mapping[str, str | None]) -> list[str]:
             continue
         seen.add((path, number))
         lines = text.splitlines()
-        if 1 <= number <= len(lines) and lines[number - 1].strip():
-            out.append(f"{path}:{number}: `{lines[number - 1].strip()}`")
+        code = lines[number - 1].strip() if 1 <= number <= len(lines) else ""
+        if code and not (unquoted and code in report):
+            out.append((path, number, code))
         if len(out) == MAX_LINES:
             break
     return out
+
+
+def pointed_lines(
+    report: str, texts: Mapping[str, str | None], unquoted: bool = False
+) -> list[str]:
+    """``path:line: `code` `` for each line of ``texts`` (path → a file's text) that ``report``
+    names (see :func:`_pointed`)."""
+    return [f"{path}:{n}: `{code}`" for path, n, code in _pointed(report, texts, unquoted)]
 
 
 def where(report: str, texts: Mapping[str, str | None]) -> str:
@@ -48,12 +64,25 @@ def where(report: str, texts: Mapping[str, str | None]) -> str:
     return "\n".join([HEADING, *(f"- {x}" for x in found)]) if found else ""
 
 
+def where_in_tests(report: str, tests: Mapping[str, str | None]) -> str:
+    """The lines of the read-only ``tests`` (path → text) that ``report`` points at and does
+    not show already, under their heading; "" when there are none. A small model cannot count
+    to line 10 of a test file: HumanEvalFix JavaScript's ``console.assert failed`` names only
+    ``main.test.js:10:11``, which is ``console.assert(makePalindrome('xyz') === 'xyzyx')``."""
+    found = pointed_lines(report, tests, unquoted=True)
+    return "\n".join([TEST_HEADING, *(f"- {x}" for x in found)]) if found else ""
+
+
 def rejection_report(
-    summary: str, before: Mapping[str, str | None], after: Mapping[str, str | None]
+    summary: str,
+    before: Mapping[str, str | None],
+    after: Mapping[str, str | None],
+    tests: Mapping[str, str | None] | None = None,
 ) -> tuple[str, list[str]]:
-    """A rejected change's report (``summary`` and the lines of the change its errors point
-    at), and a note for each definition the change deleted that the code still uses (or the
-    Rust ``mod tests;`` that compiled the task's tests)."""
-    report = "\n".join(x for x in (summary, where(summary, after)) if x)
+    """A rejected change's report (``summary``, the lines of the change its errors point at
+    and those of the read-only ``tests``), and a note for each definition the change deleted
+    that the code still uses (or the Rust ``mod tests;`` that compiled the task's tests)."""
+    pointed = (where(summary, after), where_in_tests(summary, tests or {}))
+    report = "\n".join(x for x in (summary, *pointed) if x)
     lost = lost_definitions(summary, before, after) + lost_test_modules(summary, before, after)
     return report, lost

@@ -36,11 +36,13 @@ def repair_for(
     goal: str,
     files: tuple[Mapping[str, str | None], Mapping[str, str | None]],
     notes: Sequence[str],
+    tests: Mapping[str, str | None] | None = None,
 ) -> Repair:
     """The request that follows ``check``'s rejection of a change (``files``: the changed
-    files' texts before and after it)."""
+    files' texts before and after it; ``tests``: the read-only tests', for the lines the
+    failure points at)."""
     before, after = files
-    report, lost = rejection_report(check.summary, before, after)
+    report, lost = rejection_report(check.summary, before, after, tests)
     closer = closing_in(opts.failures, report) if check.gates_ok else None
     prompt = render(
         "repair",

@@ -73,9 +73,9 @@ class Baseline:
         if not self.tests.failing:
             if self.tests.green or self.tests.missing_tool:
                 return ""
-            from patchwright.verify.tools import said, tail
+            from patchwright.verify.tools import exited, said, tail
 
-            what = self.tests.problem or f"exited {self.tests.exit_code}"
+            what = self.tests.problem or exited(self.tests.command, self.tests.exit_code)
             return f"{self.tests.command} {what}:\n{tail(said(self.tests.output), 25, 2500)}"
         from patchwright.verify.summary import describe_tests
 

@@ -163,6 +163,26 @@ def unusable(tool: str, result: ExecResult) -> str | None:
     return f"{tool} {why}" + (f": {said}" if said and said not in why else "")
 
 
+# GNU timeout's own exit status when it stopped its command (124), and its `-s KILL` one (137)
+_TIMEOUT_WRAPPER = re.compile(
+    r"""(?:^|[;&|("']\s*|\s)timeout\s+(?:(?:-[sk]|--signal|--kill-after)\s+\S+\s+|-\S+\s+)*"""
+    r"(\d+(?:\.\d+)?)([smhd]?)\s"
+)
+
+
+def exited(command: str, code: int | None) -> str:
+    """``exited N``, and when the command's own ``timeout`` wrapper stopped it (exit 124 or
+    137), that it did not finish in time: a run stopped by ``timeout 20`` prints nothing, and
+    "exited 124" alone left the model no clue that the code loops forever (HumanEvalFix
+    JavaScript-10: four repairs without it)."""
+    found = _TIMEOUT_WRAPPER.search(command + " ")
+    if found is None or code not in (124, 137):
+        return f"exited {code}"
+    limit = found.group(1) + (found.group(2) or "s")
+    return (f"exited {code}: its `timeout` stopped it after {limit} — the code did not finish "
+            "(a loop that never ends?)")  # fmt: skip
+
+
 def tail(text: str, lines: int = 30, chars: int = 4000) -> str:
     """The last ``lines`` lines of ``text``, at most ``chars`` characters."""
     kept = "\n".join(text.rstrip().splitlines()[-lines:])

@@ -16,6 +16,7 @@ from patchwright.agent.criterion import (
     decide,
     link_by_coverage,
 )
+from patchwright.agent.pointed_lines import where_in_tests
 from patchwright.agent.relations.related_tests import is_test_path
 from patchwright.agent.relevance import mentioned_files
 from patchwright.agent.request import TaskRequest
@@ -79,6 +80,8 @@ def prepare(session: Session, repo: TaskRepo, request: TaskRequest) -> Groundwor
     checker = GateChecker(repo.root, session.sandbox, baseline, bus, criterion, repo.test_cmd,
                           timeout, session.command_timeout)  # fmt: skip
     protected = protected_tests(baseline, criterion, request.task, sorted(texts))
+    pointed = where_in_tests(failures, {p: texts.get(p) for p in protected})
+    failures = "\n".join(x for x in (failures, pointed) if x)
     return Groundwork(baseline, texts, criterion, failures, protected, checker)
 
 
