@@ -16,6 +16,8 @@ repository root (``--explicit-package-bases``) for that repository from then on.
 
 The baseline is mypy on the same files with each changed file's old text swapped in through
 ``--shadow-file`` (separate cache directories keep the two runs from sharing stale entries).
+Both caches start from a copy of the standard library's, checked once per machine
+(:mod:`patchwright.verify.mypy_seed`).
 Only errors in the touched files are compared, without line numbers.
 """
 
@@ -31,6 +33,7 @@ from patchwright.verify.context import GateContext
 from patchwright.verify.files import Comparison, current_texts
 from patchwright.verify.langs.build import build_checks, combine
 from patchwright.verify.model import GateResult, Problem, Status, diff_problems
+from patchwright.verify.mypy_seed import seed_cache
 from patchwright.verify.tools import (
     ToolBroken,
     ini_section,
@@ -94,10 +97,12 @@ def parse_mypy(output: str, keep: set[str]) -> list[Problem]:
 
 def run_mypy(ctx: GateContext, mypy: list[str], paths: list[str], shadows: dict[str, str],
              cache: str) -> list[Problem]:  # fmt: skip
+    python = repo_python(ctx.root)
+    cache_dir = scratch_dir(ctx.sandbox, cache)
+    seed_cache(cache_dir, mypy, python)
     args = [*mypy, "--show-column-numbers", "--show-error-codes", "--no-error-summary",
             "--no-pretty", "--no-color-output", "--hide-error-context",
-            "--cache-dir", str(scratch_dir(ctx.sandbox, cache))]  # fmt: skip
-    python = repo_python(ctx.root)
+            "--cache-dir", str(cache_dir)]  # fmt: skip
     if python != sys.executable:
         args += ["--python-executable", python]
     root = str(ctx.root)
