@@ -181,3 +181,11 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if item.get_closest_marker("slow") is not None:
             item.add_marker(pytest.mark.xdist_group("embedded-model"))
+
+
+@pytest.fixture(autouse=True)
+def _inner_pytest_without_plugins(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The repositories the tests build need no pytest plugin, and each of their test runs
+    would otherwise load this environment's (hypothesis's alone: 0.3 s a run, over a
+    thousand runs). The sandbox passes the variable on, as from a user's shell."""
+    monkeypatch.setenv("PYTEST_DISABLE_PLUGIN_AUTOLOAD", "1")

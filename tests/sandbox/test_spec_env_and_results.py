@@ -65,6 +65,14 @@ def test_host_plumbing_outside_the_allowlist_is_dropped(name: str) -> None:
     assert name not in env_of({name: "/somewhere"})
 
 
+def test_pytest_loads_the_plugins_it_loads_in_the_users_shell_but_runs_every_test() -> None:
+    env = env_of({"PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1", "PYTEST_PLUGINS": "pytest_asyncio",
+                  "PYTEST_ADDOPTS": "-x -k fast"})  # fmt: skip
+    assert env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] == "1"
+    assert env["PYTEST_PLUGINS"] == "pytest_asyncio"
+    assert "PYTEST_ADDOPTS" not in env  # -x or -k would hide per-test outcomes
+
+
 def test_an_allowlisted_variable_carrying_a_password_in_a_url_is_dropped() -> None:
     env = env_of({"GOPROXY": "https://user:hunter2@proxy.corp/", "GOPATH": "/go"})
     assert "GOPROXY" not in env and env["GOPATH"] == "/go"

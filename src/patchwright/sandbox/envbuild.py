@@ -63,6 +63,10 @@ ALLOWED_NAMES = frozenset(
         "PYENV_VERSION",
         "CONDA_PREFIX",
         "CONDA_DEFAULT_ENV",
+        # pytest: which plugins load, as in the user's shell (not PYTEST_ADDOPTS: an -x or
+        # -k there would hide the per-test outcomes the gates compare)
+        "PYTEST_DISABLE_PLUGIN_AUTOLOAD",
+        "PYTEST_PLUGINS",
         # Node (nvm, volta, fnm, pnpm, bun, corepack)
         "NODE_PATH",
         "NODE_ENV",

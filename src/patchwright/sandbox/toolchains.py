@@ -191,6 +191,9 @@ def secret_paths(home: Path, cargo_home: Path | None = None) -> list[Path]:
     return list(dict.fromkeys(found))
 
 
+_SECRET_PARTS = tuple(Path(rel).parts for rel in SECRET_HOME_PATHS)
+
+
 def is_secret(path: Path, home: Path) -> bool:
     """True when ``path`` is, or lies inside, a secret under ``home`` (a top-level secret
     entry such as ``~/.config``, or one of ``SECRET_HOME_PATHS``)."""
@@ -200,7 +203,7 @@ def is_secret(path: Path, home: Path) -> bool:
         return False
     if parts and parts[0] in SECRET_HOME_ENTRIES:
         return True
-    return any(_is_within(path, home / rel) for rel in SECRET_HOME_PATHS)
+    return any(parts[: len(secret)] == secret for secret in _SECRET_PARTS)
 
 
 def sanitized_cargo_config(text: str) -> str:
