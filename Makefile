@@ -36,8 +36,9 @@ typecheck: setup
 contracts: setup
 	$(UV) run --no-sync lint-imports
 
-# Two workers on two cores: most tests wait on git, the sandbox and subprocesses (802 s one
-# at a time, ~520 s so). The embedded-model tests share one worker (tests/conftest.py); the
+# Two workers on two cores: most tests wait on git, the sandbox and subprocesses (about
+# 1,200 s of test time, 12.5 min so; the embedded model's ~420 s on one of them). The
+# embedded-model tests share one worker (tests/conftest.py); the
 # tests marked serial measure the machine's shared disk and run afterwards, alone.
 PYTEST_WORKERS ?= auto
 pytest: setup
