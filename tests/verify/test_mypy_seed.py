@@ -77,6 +77,18 @@ def test_a_cache_in_use_a_planted_link_a_switch_or_an_unknown_python_get_no_seed
     assert list(empty.iterdir()) == [] and seeds(cache_home) == []
 
 
+def test_a_cache_home_that_cannot_be_written_costs_the_head_start_not_the_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    blocked = tmp_path / "not-a-folder"
+    blocked.write_text("")  # the cache home is a file: nothing can be made under it
+    monkeypatch.setenv("XDG_CACHE_HOME", str(blocked))
+    target = tmp_path / "run"
+    target.mkdir()
+    assert not seed_cache(target, MYPY, sys.executable)
+    assert list(target.iterdir()) == []
+
+
 def test_a_virtualenvs_python_version_is_read_from_its_config_not_by_running_it(
     tmp_path: Path,
 ) -> None:

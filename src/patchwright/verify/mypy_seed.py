@@ -35,7 +35,8 @@ _VERSION = re.compile(r"^\s*version(?:_info)?\s*=\s*(\d+)\.(\d+)", re.M)
 def seed_cache(target: Path, mypy: list[str], python: str) -> bool:
     """Copy the seed into ``target`` (a run's empty cache directory), making the seed first
     when this machine has none. False when there is nothing to copy (turned off, ``target``
-    already in use, the Python version unknown, or the seed could not be made).
+    already in use, the Python version unknown, or the seed could not be made or copied — an
+    unwritable cache home, a full disk: the run then starts from an empty cache, as before).
 
     ``target`` lies in the sandbox's TMPDIR, where earlier commands of the run could write:
     a link planted there (to some other repository's folder, say) is refused, never followed
@@ -48,9 +49,14 @@ def seed_cache(target: Path, mypy: list[str], python: str) -> bool:
     if version is None:
         return False
     seed = _seed_dir(mypy, version)
-    if not seed.is_dir() and not _make_seed(seed, mypy, version):
+    try:
+        if not seed.is_dir() and not _make_seed(seed, mypy, version):
+            return False
+        shutil.copytree(seed, target, dirs_exist_ok=True, symlinks=False)
+    except OSError:
+        for part in target.iterdir():  # a half-copied database would be worse than none
+            shutil.rmtree(part) if part.is_dir() else part.unlink()
         return False
-    shutil.copytree(seed, target, dirs_exist_ok=True, symlinks=False)
     return True
 
 
