@@ -21,18 +21,17 @@ _REF = re.compile(
 MAX_LINES = 4
 HEADING = "Where those errors point in the change:"
 
-
 TEST_HEADING = "Where the test run points in the tests:"
 
 
-def _pointed(
-    report: str, texts: Mapping[str, str | None], unquoted: bool
-) -> list[tuple[str, int, str]]:
-    """``(path, line, code)`` for each line of ``texts`` that ``report`` names, first mention
-    first, at most :data:`MAX_LINES`; blank lines skipped, and with ``unquoted`` those whose
-    code the report already shows (pytest prints the failing assert; node's ``console.assert
-    failed … at main.test.js:10:11`` does not)."""
-    out: list[tuple[str, int, str]] = []
+def pointed_lines(
+    report: str, texts: Mapping[str, str | None], unquoted: bool = False
+) -> list[str]:
+    """``path:line: `code` `` for each line of ``texts`` (path → a file's text) that ``report``
+    names, first mention first, at most :data:`MAX_LINES`; blank lines skipped, and with
+    ``unquoted`` those whose code the report already shows (pytest prints the failing assert;
+    node's ``console.assert failed … at main.test.js:10:11`` does not)."""
+    out: list[str] = []
     seen: set[tuple[str, int]] = set()
     for match in _REF.finditer(report):
         path = match.group("path") or match.group("pypath")
@@ -44,24 +43,19 @@ def _pointed(
         lines = text.splitlines()
         code = lines[number - 1].strip() if 1 <= number <= len(lines) else ""
         if code and not (unquoted and code in report):
-            out.append((path, number, code))
+            out.append(f"{path}:{number}: `{code}`")
         if len(out) == MAX_LINES:
             break
     return out
 
 
-def pointed_lines(
-    report: str, texts: Mapping[str, str | None], unquoted: bool = False
-) -> list[str]:
-    """``path:line: `code` `` for each line of ``texts`` (path → a file's text) that ``report``
-    names (see :func:`_pointed`)."""
-    return [f"{path}:{n}: `{code}`" for path, n, code in _pointed(report, texts, unquoted)]
+def _listed(heading: str, found: list[str]) -> str:
+    return "\n".join([heading, *(f"- {x}" for x in found)]) if found else ""
 
 
 def where(report: str, texts: Mapping[str, str | None]) -> str:
     """The heading and the quoted lines, or "" when the report points at none of them."""
-    found = pointed_lines(report, texts)
-    return "\n".join([HEADING, *(f"- {x}" for x in found)]) if found else ""
+    return _listed(HEADING, pointed_lines(report, texts))
 
 
 def where_in_tests(report: str, tests: Mapping[str, str | None]) -> str:
@@ -69,8 +63,7 @@ def where_in_tests(report: str, tests: Mapping[str, str | None]) -> str:
     not show already, under their heading; "" when there are none. A small model cannot count
     to line 10 of a test file: HumanEvalFix JavaScript's ``console.assert failed`` names only
     ``main.test.js:10:11``, which is ``console.assert(makePalindrome('xyz') === 'xyzyx')``."""
-    found = pointed_lines(report, tests, unquoted=True)
-    return "\n".join([TEST_HEADING, *(f"- {x}" for x in found)]) if found else ""
+    return _listed(TEST_HEADING, pointed_lines(report, tests, unquoted=True))
 
 
 def rejection_report(
