@@ -179,7 +179,7 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     share one worker, one after another: llama.cpp's threads collapse when two generations
     compete for the two cores."""
     for item in items:
-        if item.get_closest_marker("slow") is not None:
+        if any(item.get_closest_marker(m) is not None for m in ("slow", "smoke")):
             item.add_marker(pytest.mark.xdist_group("embedded-model"))
 
 

@@ -1,4 +1,5 @@
-"""The real embedded model fixing a one-line bug end to end (slow: ~1-2 minutes on 2 cores)."""
+"""The real embedded model fixing a one-line bug end to end: the smoke test `make test` keeps
+(~25 s on 2 cores; the model's longer tests are marked ``slow``)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typer.testing import CliRunner
 from patchwright.cli import app
 
 
-@pytest.mark.slow
+@pytest.mark.smoke
 def test_embedded_model_fixes_a_one_line_bug(shop_repo: Path, shop: Any) -> None:
     task = (
         "tests/test_pricing.py fails: apply_discount in shop/pricing.py returns the discount "
