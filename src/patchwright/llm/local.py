@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from patchwright.llm import speculate
+from patchwright.llm import cpu_probe, speculate
 from patchwright.llm.catalog import ModelInfo
 from patchwright.llm.errors import ModelConfigError, ModelError
 from patchwright.llm.textproto import parse_tool_calls, to_text_messages
@@ -153,6 +153,7 @@ def get_llama(path: Path, need: int, n_ctx_train: int) -> Any:
             _llamas.pop(key).close()
         n_ctx = min(n_ctx_train, max(MIN_CTX, -(-need // CTX_STEP) * CTX_STEP))
         llama_cpp = _import_llama_cpp()
+        cpu_probe.ensure_runs(path)  # a build for another CPU is refused, not fatal
         threads = physical_cores()
         llm = llama_cpp.Llama(
             str(path),
