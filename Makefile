@@ -39,11 +39,11 @@ contracts: setup
 # pytest is CPU-bound on two cores (measured: 97% busy), so the suite's time is its CPU: the
 # tests without the embedded model take ~460 s whatever the workers. The tests marked `slow`
 # run the real model (~300 s of both cores: a REPL session of two tasks, the quick start,
-# prefix reuse) and run in `make test-slow`, which CI (.ci/run) runs after `make test`; the
+# prefix reuse) and run in `make test-slow` (3.5 min), which CI (.ci/run) runs after `make test` (7 min); the
 # one marked `smoke` (the embedded model fixing a bug end to end) stays in `make test`. The
 # embedded-model tests share one worker (tests/conftest.py); the tests marked serial measure
 # the machine's shared disk and run afterwards, alone.
-PYTEST_WORKERS ?= 4
+PYTEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); [ $$n -gt 4 ] && echo $$n || echo 4)
 pytest: setup
 	$(UV) run --no-sync pytest -n $(PYTEST_WORKERS) --dist loadgroup -m "not serial and not slow" --durations=12
 	$(UV) run --no-sync pytest -m serial
