@@ -153,3 +153,25 @@ def test_gopath_mode_with_testify_names_each_test_and_its_assertion(
     case = base.tests.cases["main_test.go::TestAdd"]
     assert case.message == "Not equal: expected: 5 actual : -1"
     assert case.detail == "main_test.go:10: Not equal: expected: 5 actual  : -1"  # one line
+
+
+def test_a_test_failing_many_checks_shows_its_first_ones_in_order(
+    write: Callable[..., None], baseline: Callable[..., Baseline]
+) -> None:
+    # HumanEvalFix Go-114's repair showed the message of line 9 and then "..." and lines
+    # 14-21: the tail of the list, not the test's first and simplest examples
+    checks = "".join(f"\tassert.Equal(t, {n}, Add({n}, 0))\n" for n in range(1, 14))
+    write({
+        "main.go": "package main\n\nfunc Add(a, b int) int {\n\treturn -1\n}\n\nfunc main() {}\n",
+        "main_test.go": (
+            'package main\n\nimport (\n\t"testing"\n\n\t"github.com/stretchr/testify/assert"\n)\n\n'
+            f"func TestAdd(t *testing.T) {{\n{checks}}}\n"
+        ),
+    })  # fmt: skip
+    base = baseline(test_cmd="GO111MODULE=off GOPATH=/usr/share/gocode go test ./...")
+    lines = base.failure_output.splitlines()
+    shown = [line.strip() for line in lines if line.strip().startswith("main_test.go:")]
+    assert shown == [f"main_test.go:{10 + n}: Not equal: expected: {n + 1} actual  : -1"
+                     for n in range(8)]  # fmt: skip
+    assert "... and 5 more like these" in base.failure_output
+    assert "Not equal: expected: 1 actual : -1" not in [line.strip() for line in lines]

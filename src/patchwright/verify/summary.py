@@ -15,15 +15,26 @@ MAX_CHARS = 4000
 
 
 def _detail(text: str, message: str = "") -> str:
-    """The last lines of ``text``, after ``message`` when one is given: a long diff or
-    traceback keeps its tail, and the assertion's message is never the line cut off."""
+    """A few lines of ``text``, after ``message`` when one is given (and not already shown):
+    a long diff or traceback keeps its tail, a list of failed checks its head."""
     head = [x for x in message.strip().splitlines() if x.strip()][:2]
-    lines = [x for x in text.strip().splitlines() if x.strip()]
-    if len(lines) > MAX_DETAIL_LINES:
-        lines = ["...", *lines[-MAX_DETAIL_LINES:]]
+    lines = _kept([x for x in text.strip().splitlines() if x.strip()])
     shown = " ".join(" ".join(lines).split())
     head = [x for x in head if " ".join(x.split()) not in shown]
     return "\n".join("    " + x for x in [*head, *lines])
+
+
+def _kept(lines: list[str]) -> list[str]:
+    """At most ``MAX_DETAIL_LINES`` of a failure's lines. A traceback's last lines say what
+    failed; but where nearly every line is a failed check with its place (testify's or
+    ``t.Errorf``'s ``main_test.go:12: Not equal …``, one per assertion), the first ones are
+    kept, in the order the test wrote them: its first, simplest examples, not its last."""
+    if len(lines) <= MAX_DETAIL_LINES:
+        return lines
+    if 3 * sum(bool(LOCATION.match(x.strip())) for x in lines) >= 2 * len(lines):
+        more = len(lines) - MAX_DETAIL_LINES
+        return [*lines[:MAX_DETAIL_LINES], f"... and {more} more like these"]
+    return ["...", *lines[-MAX_DETAIL_LINES:]]
 
 
 def summarize_failures(results: Sequence[GateResult]) -> str:
