@@ -44,3 +44,18 @@ def test_the_values_a_failed_assert_compared_join_its_detail(
     assert case.message == "assertion failed: add(2, 3) == 5"
     assert "left: -1\nright: 5" in case.detail
     assert {rel: (repo / rel).read_text() for rel in files} == files  # the repository untouched
+
+
+@pytest.mark.skipif(shutil.which("cargo") is None, reason="cargo is not installed")
+def test_long_values_that_part_say_where(
+    write: Callable[..., None], baseline: Callable[..., Baseline]
+) -> None:
+    lib = ("fn fill(n: u32) -> Vec<u32> {\n    (0..n).collect()\n}\n\n"
+           "#[cfg(test)]\nmod tests;\n")  # fmt: skip
+    tests = ("use super::*;\n\n#[test]\nfn fills() {\n"
+             "    assert_eq!(fill(12), vec![0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);\n}\n")  # fmt: skip
+    write({"Cargo.toml": CARGO, "src/lib.rs": lib, "src/tests.rs": tests})
+    run = baseline().tests
+    assert run is not None
+    detail = run.cases["src/lib.rs::tests::fills"].detail
+    assert "they part after `… 7, 8, 9, 10, 11`: right has `, 12` there, left has not" in detail

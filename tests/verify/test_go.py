@@ -175,3 +175,24 @@ def test_a_test_failing_many_checks_shows_its_first_ones_in_order(
                      for n in range(8)]  # fmt: skip
     assert "... and 5 more like these" in base.failure_output
     assert "Not equal: expected: 1 actual : -1" not in [line.strip() for line in lines]
+
+
+def test_two_long_values_that_differ_by_a_word_say_where_they_part(
+    write: Callable[..., None], baseline: Callable[..., Baseline]
+) -> None:
+    write({
+        "main.go": (
+            'package main\n\nimport "fmt"\n\nfunc Say(n int) string {\n'
+            '\treturn fmt.Sprintf("the number %d of %d the input", n, n)\n}\n\nfunc main() {}\n'
+        ),
+        "main_test.go": (
+            'package main\n\nimport (\n\t"testing"\n\n\t"github.com/stretchr/testify/assert"\n)\n\n'
+            'func TestSay(t *testing.T) {\n\tassert.Equal(t, "the number 4 of the input", Say(4))\n}\n'
+        ),
+    })  # fmt: skip
+    base = baseline(test_cmd="GO111MODULE=off GOPATH=/usr/share/gocode go test ./...")
+    assert base.tests is not None
+    detail = base.tests.cases["main_test.go::TestSay"].detail
+    assert detail.endswith(
+        "they part after `…the number 4 of `: actual has `4 ` there, expected has not"
+    )

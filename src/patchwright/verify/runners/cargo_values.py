@@ -21,6 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from patchwright.sandbox import Sandbox
+from patchwright.verify.runners.value_diff import where_they_part
 from patchwright.verify.testmodel import TestRun
 from patchwright.verify.tools import TooLarge, copy_tree, scratch_dir
 
@@ -122,5 +123,7 @@ def add_values(run: TestRun, root: Path, sandbox: Sandbox, cmd: str, timeout: fl
         sides = dict(_SIDES.findall(result.stdout + "\n" + result.stderr))
         if "left" in sides and "right" in sides:
             seen = f"left: {sides['left'][:400]}\nright: {sides['right'][:400]}"
+            if part := where_they_part(sides["left"], sides["right"], ("left", "right")):
+                seen += f"\n{part}"
             run.cases[case.id] = replace(case, detail=f"{case.detail}\n{seen}")
     shutil.rmtree(copy, ignore_errors=True)

@@ -24,6 +24,7 @@ from pathlib import Path
 from patchwright.sandbox import ExecResult
 from patchwright.verify.runners.common import add_case, clip, relative, simple_words
 from patchwright.verify.runners.plan import Plan
+from patchwright.verify.runners.value_diff import sides_line
 from patchwright.verify.testmodel import TestCase, TestOutcome, TestRun
 
 _CARGO_TEST = re.compile(r"(?<![\w-])cargo\s+test(?=\s|$)")
@@ -211,6 +212,9 @@ def _failure(lines: list[str], root: Path) -> tuple[str, str]:
         kept.append(line)
     if not message:
         message = next((x.strip() for x in lines if x.strip()), "")
+    if part := sides_line("\n".join(kept)):  # after `right:`, where clip keeps it
+        at = next(i for i, x in enumerate(kept) if x.strip().startswith("right:"))
+        kept.insert(at + 1, part)
     return message[:300], clip(kept, 14, 1800)
 
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from patchwright.sandbox import ExecResult
 from patchwright.verify.runners.common import add_case, clip, relative, simple_words
 from patchwright.verify.runners.plan import Plan
+from patchwright.verify.runners.value_diff import with_parting
 from patchwright.verify.testmodel import TestCase, TestOutcome, TestRun
 
 _GO_TEST = re.compile(r"(?<![\w-])go\s+test(?=\s|$)")
@@ -177,7 +178,7 @@ def _failure(lines: list[str], root: Path, folder: str) -> tuple[str, str]:
     message = texts[0] if texts else ""
     if message.endswith(":"):  # testify: "Not equal:" then "expected: 5", "actual : -1"
         message = " ".join([message, *(t for t in texts[1:3] if not t.startswith("Test:"))])
-    return message[:300], clip(_folded(kept), 14, 1800)
+    return message[:300], clip([with_parting(x) for x in _folded(kept)], 14, 1800)
 
 
 def _folded(kept: list[str]) -> list[str]:

@@ -1,0 +1,73 @@
+"""Where an expected and an actual value part, for the long values a small model reads past.
+
+testify's ``Not equal: expected: []string{"… str4ng 4 of the 4nput."} actual : []string{"…
+str4ng 4 of 4 the 4nput."}`` and Rust's ``left:``/``right:`` print both values whole;
+pytest points at the difference, these do not. A 1.5B model read such a pair for HumanEvalFix
+Go-113 four times and never saw the stray ``4``: it rewrote the arguments instead. So for a
+pair of long values the runners add one line saying what stands where they part::
+
+    they part after `…str4ng 4 of `: actual has `4 ` there, expected has not
+"""
+
+from __future__ import annotations
+
+import re
+
+SHORT = 24  # values this short are read at a glance: no line
+CONTEXT = 16  # characters shown of what the two share before they part
+SHOWN = 40  # characters shown of each side's own part
+
+_SIDES = re.compile(r"^\s*(left|right): (.*)$", re.M)
+_TESTIFY = re.compile(r"Not equal: expected: (?P<expected>.+?) actual\s*: (?P<actual>.+)$")
+
+
+def where_they_part(
+    expected: str, actual: str, names: tuple[str, str] = ("expected", "actual")
+) -> str | None:
+    """The line saying where ``expected`` and ``actual`` part (called ``names``), or None
+    when both are short, equal, or share nothing at their start to point from."""
+    if max(len(expected), len(actual)) < SHORT or expected == actual:
+        return None
+    start = _shared(expected, actual)
+    if start < 2:
+        return None
+    room = min(len(expected), len(actual)) - start
+    end = _shared(expected[::-1], actual[::-1])
+    end = min(end, room)
+    before = expected[max(0, start - CONTEXT) : start]
+    own = (expected[start : len(expected) - end], actual[start : len(actual) - end])
+    expected_own, actual_own = (_cut(x) for x in own)
+    where = f"they part after `{'…' if start > CONTEXT else ''}{before}`"
+    first, second = names
+    if not expected_own:
+        return f"{where}: {second} has `{actual_own}` there, {first} has not"
+    if not actual_own:
+        return f"{where}: {first} has `{expected_own}` there, {second} has not"
+    return f"{where}: {first} `{expected_own}`, {second} `{actual_own}`"
+
+
+def _shared(a: str, b: str) -> int:
+    """How many characters ``a`` and ``b`` share at their start."""
+    return next(
+        (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
+    )
+
+
+def _cut(text: str) -> str:
+    return text if len(text) <= SHOWN else text[:SHOWN] + "…"
+
+
+def with_parting(line: str) -> str:
+    """``line`` with where its values part appended, when it is a testify ``Not equal``
+    whose values are long."""
+    found = _TESTIFY.search(line)
+    part = found and where_they_part(found["expected"].strip(), found["actual"].strip())
+    return f"{line} — {part}" if part else line
+
+
+def sides_line(text: str) -> str | None:
+    """Where the ``left:`` and ``right:`` of a Rust ``assert_eq!`` in ``text`` part."""
+    sides = dict(_SIDES.findall(text))
+    if "left" not in sides or "right" not in sides:
+        return None
+    return where_they_part(sides["left"].strip(), sides["right"].strip(), ("left", "right"))

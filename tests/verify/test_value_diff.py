@@ -1,0 +1,47 @@
+"""Where two long values part, said in one line beside a testify or Rust failure (a 1.5B
+model read HumanEvalFix Go-113's two sentences four times and never saw the stray ``4``)."""
+
+from __future__ import annotations
+
+from patchwright.verify.runners.value_diff import sides_line, where_they_part, with_parting
+
+SAID = '[]string{"the number of odd elements 4n the str4ng 4 of the 4nput."}'
+GOT = '[]string{"the number of odd elements 4n the str4ng 4 of 4 the 4nput."}'
+
+
+def test_a_stray_piece_is_named_with_what_comes_before_it() -> None:
+    assert where_they_part(SAID, GOT) == (
+        "they part after `…the str4ng 4 of `: actual has `4 ` there, expected has not"
+    )
+
+
+def test_a_missing_piece_and_a_changed_one_are_named_too() -> None:
+    assert where_they_part("[1, 2, 3, 4, 5, 6, 7, 8, 9, 10]", "[1, 2, 3, 4, 5, 6, 7, 8, 9]") == (
+        "they part after `…4, 5, 6, 7, 8, 9`: expected has `, 10` there, actual has not"
+    )
+    assert where_they_part('"Hello World, this is it"', '"Hello Wxrld, this is it"') == (
+        'they part after `"Hello W`: expected `o`, actual `x`'
+    )
+
+
+def test_short_equal_or_wholly_different_values_get_no_line() -> None:
+    assert where_they_part("5", "-1") is None
+    assert where_they_part(SAID, SAID) is None
+    assert where_they_part("x" * 30, "y" * 30) is None
+
+
+def test_with_partings_gain_it_and_other_lines_stay_as_they_were() -> None:
+    line = f"main_test.go:10: Not equal: expected: {SAID} actual  : {GOT}"
+    assert with_parting(line) == f"{line} — {where_they_part(SAID, GOT)}"
+    assert with_parting("main_test.go:10: Not equal: expected: 5 actual  : -1").endswith("-1")
+    assert with_parting("main_test.go:7: Add(2, 3) = -1, want 5").endswith("want 5")
+
+
+def test_rust_names_its_sides_left_and_right() -> None:
+    text = (
+        "panicked at src/lib.rs:3\n  left: [5, 8, 6, 8, 3, 8, 2, 8]\n right: [5, 8, 6, 8, 3, 8, 2]"
+    )
+    assert sides_line(text) == (
+        "they part after `…8, 6, 8, 3, 8, 2`: left has `, 8` there, right has not"
+    )
+    assert sides_line("left: 1") is None
