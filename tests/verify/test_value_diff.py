@@ -45,3 +45,14 @@ def test_rust_names_its_sides_left_and_right() -> None:
         "they part after `…8, 6, 8, 3, 8, 2`: left has `, 8` there, right has not"
     )
     assert sides_line("left: 1") is None
+
+
+def test_values_that_differ_only_in_whitespace_say_so_in_words_however_short() -> None:
+    # HumanEvalFix Go-118: `expected: "" actual : " "`, four attempts kept `return " "`
+    line = 'main_test.go:12: Not equal: expected: "" actual  : " "'
+    assert with_parting(line) == (
+        f'{line} — they part after `"`: actual has a space there, expected has not'
+    )
+    assert where_they_part("'a\tb'", "'ab'") == (
+        "they part after `'a`: expected has a tab there, actual has not"
+    )

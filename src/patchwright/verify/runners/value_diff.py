@@ -7,6 +7,9 @@ Go-113 four times and never saw the stray ``4``: it rewrote the arguments instea
 pair of long values the runners add one line saying what stands where they part::
 
     they part after `…str4ng 4 of `: actual has `4 ` there, expected has not
+
+Values that differ only in whitespace get the line however short they are, the whitespace
+named in words (Go-118: ``expected: "" actual : " "``, four attempts kept ``return " "``).
 """
 
 from __future__ import annotations
@@ -26,24 +29,28 @@ def where_they_part(
 ) -> str | None:
     """The line saying where ``expected`` and ``actual`` part (called ``names``), or None
     when both are short, equal, or share nothing at their start to point from."""
-    if max(len(expected), len(actual)) < SHORT or expected == actual:
+    if expected == actual:
+        return None
+    blank = "".join(expected.split()) == "".join(actual.split())  # `""` and `" "` look alike
+    if max(len(expected), len(actual)) < SHORT and not blank:
         return None
     start = _shared(expected, actual)
-    if start < 2:
+    if start < (0 if blank else 2):
         return None
     room = min(len(expected), len(actual)) - start
     end = _shared(expected[::-1], actual[::-1])
     end = min(end, room)
     before = expected[max(0, start - CONTEXT) : start]
     own = (expected[start : len(expected) - end], actual[start : len(actual) - end])
-    expected_own, actual_own = (_cut(x) for x in own)
-    where = f"they part after `{'…' if start > CONTEXT else ''}{before}`"
+    expected_own, actual_own = (_shown(x) for x in own)
+    lead = f" after `{'…' if start > CONTEXT else ''}{before}`" if before else " at the start"
+    where = f"they part{lead}"
     first, second = names
-    if not expected_own:
-        return f"{where}: {second} has `{actual_own}` there, {first} has not"
-    if not actual_own:
-        return f"{where}: {first} has `{expected_own}` there, {second} has not"
-    return f"{where}: {first} `{expected_own}`, {second} `{actual_own}`"
+    if not own[0]:
+        return f"{where}: {second} has {actual_own} there, {first} has not"
+    if not own[1]:
+        return f"{where}: {first} has {expected_own} there, {second} has not"
+    return f"{where}: {first} {expected_own}, {second} {actual_own}"
 
 
 def _shared(a: str, b: str) -> int:
@@ -53,8 +60,15 @@ def _shared(a: str, b: str) -> int:
     )
 
 
-def _cut(text: str) -> str:
-    return text if len(text) <= SHOWN else text[:SHOWN] + "…"
+_BLANKS = {" ": "space", "\t": "tab", "\n": "newline"}
+
+
+def _shown(text: str) -> str:
+    """``text`` in backquotes, cut to ``SHOWN`` characters; whitespace alone in words."""
+    if text and len(set(text)) == 1 and text[0] in _BLANKS:
+        name = _BLANKS[text[0]]
+        return f"a {name}" if len(text) == 1 else f"{len(text)} {name}s"
+    return f"`{text}`" if len(text) <= SHOWN else f"`{text[:SHOWN]}…`"
 
 
 def with_parting(line: str) -> str:
