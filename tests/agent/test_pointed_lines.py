@@ -117,3 +117,24 @@ def test_a_rejection_report_quotes_the_change_then_the_tests() -> None:
         "- main_test.go:3: `func TestMean(t *testing.T) { check(t) }`",
     ]
     assert lost == []
+
+
+def test_a_test_line_that_opens_a_statement_is_quoted_with_the_lines_that_close_it() -> None:
+    tests = (
+        "func TestOddCount(t *testing.T) {\n"
+        "    assert.Equal([]string{\n"
+        '        "2 of the 2nput.",\n'
+        '        "3 of the 3nput."}, OddCount([]string{"271", "137"}))\n'
+        "}\n"
+    )
+    report = 'main_test.go:2: Not equal: expected: []string{"2 of the 2nput.", …'
+    assert pointed_lines(report, {"main_test.go": tests}, unquoted=True) == [
+        'main_test.go:2: `assert.Equal([]string{ "2 of the 2nput.", "3 of the 3nput."}, '
+        'OddCount([]string{"271", "137"}))`'
+    ]
+
+
+def test_a_line_that_opens_a_block_is_quoted_alone() -> None:
+    assert pointed_lines("main.go:3: missing return", {"main.go": GO}) == [
+        "main.go:3: `func Mean(numbers []float64) float64 {`"
+    ]

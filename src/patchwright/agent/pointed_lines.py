@@ -40,13 +40,37 @@ def pointed_lines(
         if text is None or (path, number) in seen:
             continue
         seen.add((path, number))
-        lines = text.splitlines()
-        code = lines[number - 1].strip() if 1 <= number <= len(lines) else ""
+        code = _statement(text.splitlines(), number - 1)
         if code and not (unquoted and code in report):
             out.append(f"{path}:{number}: `{code}`")
         if len(out) == MAX_LINES:
             break
     return out
+
+
+_OPEN, _CLOSE = "([{", ")]}"
+STATEMENT_LINES = 6  # at most, of a statement that goes on past its line
+STATEMENT_CHARS = 300
+
+
+def _statement(lines: list[str], index: int) -> str:
+    """Line ``index`` of ``lines``, stripped, joined by the lines that close the brackets it
+    leaves open (HumanEvalFix Go-113's ``assert.Equal([]string{`` said nothing of the check
+    it began); "" when there is no such line."""
+    if not 0 <= index < len(lines):
+        return ""
+    first = lines[index].rstrip()
+    if first.endswith(" {") and all(first.count(o) <= first.count(c) for o, c in ("()", "[]")):
+        return first.strip()  # a block it opens (`func f() {`, `if x {`): the line alone
+    parts: list[str] = []
+    depth = 0
+    for line in lines[index : index + STATEMENT_LINES]:
+        parts.append(line.strip())
+        depth += sum(line.count(c) for c in _OPEN) - sum(line.count(c) for c in _CLOSE)
+        if depth <= 0:
+            break
+    code = " ".join(x for x in parts if x)
+    return code if len(code) <= STATEMENT_CHARS else code[: STATEMENT_CHARS - 1] + "…"
 
 
 def _listed(heading: str, found: list[str]) -> str:
