@@ -56,3 +56,11 @@ def test_values_that_differ_only_in_whitespace_say_so_in_words_however_short() -
     assert where_they_part("'a\tb'", "'ab'") == (
         "they part after `'a`: expected has a tab there, actual has not"
     )
+
+
+def test_values_that_differ_only_in_letter_case_say_so() -> None:
+    # HumanEvalFix Go-119: `expected: "Yes" actual : "yes"`, the same reply four times
+    line = 'main_test.go:14: Not equal: expected: "Yes" actual  : "yes"'
+    assert with_parting(line) == (
+        f'{line} — they differ only in letter case: expected `"Yes"`, actual `"yes"`'
+    )

@@ -9,7 +9,8 @@ pair of long values the runners add one line saying what stands where they part:
     they part after `…str4ng 4 of `: actual has `4 ` there, expected has not
 
 Values that differ only in whitespace get the line however short they are, the whitespace
-named in words (Go-118: ``expected: "" actual : " "``, four attempts kept ``return " "``).
+named in words (Go-118: ``expected: "" actual : " "``, four attempts kept ``return " "``);
+so do values that differ only in letter case (Go-119: ``"Yes"`` and ``"yes"``, four times).
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ def where_they_part(
     if expected == actual:
         return None
     blank = "".join(expected.split()) == "".join(actual.split())  # `""` and `" "` look alike
+    if expected.lower() == actual.lower():  # `"Yes"` and `"yes"` too
+        return f"they differ only in letter case: {names[0]} `{expected}`, {names[1]} `{actual}`"
     if max(len(expected), len(actual)) < SHORT and not blank:
         return None
     start = _shared(expected, actual)
