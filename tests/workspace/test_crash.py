@@ -49,12 +49,17 @@ def test_kills_inside_transactions_and_recoveries_leave_all_old_or_all_new(
     crashcheck.setup(tmp_path, 5)
     harness = crashcheck.Harness(tmp_path, 5, random.Random(20261122))
     try:
-        timing = harness.calibrate(rounds=2)
+        timing = harness.calibrate(rounds=4)
         trials: list[Any] = []
-        # kills land by timing: past TRIALS, go on (to twice as many) until some kill landed
-        # where recovery had work and some recovery was killed — every trial is judged
+        # kills land by timing: past TRIALS, go on (to twice as many, each delay drawn from a
+        # range half as long again: a calibration on a busy disk can run short) until some
+        # kill landed where recovery had work and some recovery was killed — every trial is
+        # judged
         while len(trials) < TRIALS or (len(trials) < 2 * TRIALS and not _covered(trials)):
-            trials.append(harness.trial(timing, kill_recovery=len(trials) % 2 == 0))
+            stretch = 1.0 if len(trials) < TRIALS else 1.5
+            trials.append(
+                harness.trial(timing, kill_recovery=len(trials) % 2 == 0, stretch=stretch)
+            )
     finally:
         harness.close()
     assert all(t.after in ("all-old", "all-new") and not t.leftovers for t in trials), trials
