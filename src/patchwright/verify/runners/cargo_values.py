@@ -21,7 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from patchwright.sandbox import Sandbox
-from patchwright.verify.runners.value_diff import where_they_part
+from patchwright.verify.runners.value_diff import sides, sides_line
 from patchwright.verify.testmodel import TestRun
 from patchwright.verify.tools import TooLarge, copy_tree, scratch_dir
 
@@ -29,7 +29,6 @@ MAX_TESTS = 3
 MAX_FILES = 2000
 _ASSERT = "assertion failed: "
 _PANICKED = re.compile(r"panicked at (\S+?):(\d+)")
-_SIDES = re.compile(r"^\s*(left|right): (.*)$", re.M)
 
 
 def as_assert_eq(line: str) -> str | None:
@@ -120,10 +119,11 @@ def add_values(run: TestRun, root: Path, sandbox: Sandbox, cmd: str, timeout: fl
         env = {"CARGO_TARGET_DIR": str(base / "target")}
         result = sandbox.run(argv, cwd=copy, timeout=min(timeout, 180), extra_env=env)
         (copy / path).write_text(text, encoding="utf-8")  # the next case's line, alone
-        sides = dict(_SIDES.findall(result.stdout + "\n" + result.stderr))
-        if "left" in sides and "right" in sides:
-            seen = f"left: {sides['left'][:400]}\nright: {sides['right'][:400]}"
-            if part := where_they_part(sides["left"], sides["right"], ("left", "right")):
+        printed = result.stdout + "\n" + result.stderr
+        found = sides(printed)
+        if "left" in found and "right" in found:
+            seen = f"left: {found['left'][:400]}\nright: {found['right'][:400]}"
+            if part := sides_line(printed):
                 seen += f"\n{part}"
             run.cases[case.id] = replace(case, detail=f"{case.detail}\n{seen}")
     shutil.rmtree(copy, ignore_errors=True)

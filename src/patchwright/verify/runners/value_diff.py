@@ -82,9 +82,14 @@ def with_parting(line: str) -> str:
     return f"{line} — {part}" if part else line
 
 
+def sides(text: str) -> dict[str, str]:
+    """The ``left:`` and ``right:`` values a Rust ``assert_eq!`` printed in ``text``."""
+    return dict(_SIDES.findall(text))
+
+
 def sides_line(text: str) -> str | None:
     """Where the ``left:`` and ``right:`` of a Rust ``assert_eq!`` in ``text`` part."""
-    sides = dict(_SIDES.findall(text))
-    if "left" not in sides or "right" not in sides:
+    found = sides(text)
+    if "left" not in found or "right" not in found:
         return None
-    return where_they_part(sides["left"].strip(), sides["right"].strip(), ("left", "right"))
+    return where_they_part(found["left"].strip(), found["right"].strip(), ("left", "right"))
