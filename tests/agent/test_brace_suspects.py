@@ -3,6 +3,7 @@ names, else the one the test calls — shown with the test as a person would rea
 
 from __future__ import annotations
 
+from patchwright.agent.pointed_lines import where_in_tests
 from patchwright.agent.relations.brace_suspects import find_brace_suspects, is_brace_stub
 from patchwright.verify import TestCase, TestRun
 
@@ -60,3 +61,40 @@ def test_what_the_run_says_leaves_out_a_message_its_detail_repeats() -> None:
     run = TestRun("cargo test", 101, "", {case.id: case}, per_test=True)
     [suspect] = find_brace_suspects(set(), run, [case.id], "src/lib.rs", TEXTS, "")
     assert suspect.says.splitlines() == [x.rstrip() for x in detail.splitlines()]
+
+
+NODE_TEST = (
+    "const assert = require('node:assert');\n"
+    "console.assert = (cond, ...msg) =>\n"
+    "  assert.ok(cond, msg.length ? msg.join(' ') : 'console.assert failed');\n"
+    "const { stringXor } = require('./main.js');\n\n"
+    "const testStringXor = () => {\n"
+    "  console.assert(stringXor('111000', '101010') === '010010')\n"
+    "}\n\ntestStringXor()\n"
+)
+NODE_SAYS = """timeout 20 node main.test.js exited 1:
+
+AssertionError [ERR_ASSERTION]: console.assert failed
+    at console.assert (main.test.js:3:10)
+    at testStringXor (main.test.js:7:11)
+    at Object.<anonymous> (main.test.js:10:1) {
+  generatedMessage: false,
+  code: 'ERR_ASSERTION',
+  actual: false,
+  expected: true,
+  operator: '=='
+}
+"""
+
+
+def test_a_long_failure_keeps_the_test_lines_it_points_at() -> None:
+    main = "const stringXor = (a, b) => {\n  return a;\n}\nmodule.exports = { stringXor };\n"
+    report = NODE_SAYS + where_in_tests(NODE_SAYS, {"main.test.js": NODE_TEST})
+    texts = {"main.js": main, "main.test.js": NODE_TEST}
+
+    [suspect] = find_brace_suspects({"stringXor"}, None, [], "main.js", texts, report)
+
+    says = suspect.says.splitlines()
+    assert says[0] == "timeout 20 node main.test.js exited 1:"
+    assert "- main.test.js:7: `console.assert(stringXor('111000', '101010') === '010010')`" in says
+    assert len(says) <= 8

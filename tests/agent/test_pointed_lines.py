@@ -5,6 +5,7 @@ from __future__ import annotations
 from patchwright.agent.pointed_lines import (
     HEADING,
     TEST_HEADING,
+    brief,
     pointed_lines,
     rejection_report,
     where,
@@ -138,3 +139,12 @@ def test_a_line_that_opens_a_block_is_quoted_alone() -> None:
     assert pointed_lines("main.go:3: missing return", {"main.go": GO}) == [
         "main.go:3: `func Mean(numbers []float64) float64 {`"
     ]
+
+
+def test_a_brief_keeps_the_pointed_test_lines_whole_and_the_head_first() -> None:
+    head = [f"line {n}" for n in range(10)]
+    pointed = [TEST_HEADING, "- t.js:9: `check(1)`", "- t.js:12: `check(2)`"]
+
+    assert brief([*head, *pointed], 8) == [*head[:5], *pointed]
+    assert brief(head, 8) == head[:8]
+    assert brief([*head[:2], *pointed], 8) == [*head[:2], *pointed]

@@ -10,7 +10,7 @@ fix one conversion short, lost in the fresh start that followed it).
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
 from patchwright.agent.lost_names import lost_definitions, lost_test_modules
 
@@ -88,6 +88,20 @@ def where_in_tests(report: str, tests: Mapping[str, str | None]) -> str:
     to line 10 of a test file: HumanEvalFix JavaScript's ``console.assert failed`` names only
     ``main.test.js:10:11``, which is ``console.assert(makePalindrome('xyz') === 'xyzyx')``."""
     return _listed(TEST_HEADING, pointed_lines(report, tests, unquoted=True))
+
+
+def brief(lines: Sequence[str], limit: int) -> list[str]:
+    """At most ``limit`` of a report's ``lines``: its first ones and, whole, the test
+    lines it points at (``where_in_tests``). HumanEvalFix JavaScript-11's one-function
+    prompt showed the first 8 lines of the failure, a node stack that ends in `actual:
+    false,`, and cut off `main.test.js:9: console.assert(stringXor('111000', '101010') ===
+    '010010')`, the only line that says what was expected."""
+    lines = list(lines)
+    if TEST_HEADING not in lines:
+        return lines[:limit]
+    at = lines.index(TEST_HEADING)
+    pointed = lines[at:]
+    return [*lines[:at][: max(limit - len(pointed), 3)], *pointed]
 
 
 def rejection_report(

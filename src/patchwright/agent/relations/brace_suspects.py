@@ -14,6 +14,7 @@ import re
 import textwrap
 from collections.abc import Iterable, Mapping, Sequence
 
+from patchwright.agent.pointed_lines import brief
 from patchwright.agent.relations.suspects import MAX_LINES, Suspect
 from patchwright.edits.brace_defs import Span, definitions, span_text, statement_at
 from patchwright.verify import TestCase, TestRun
@@ -97,7 +98,7 @@ def find_brace_suspects(
         found.append(Suspect(convicted.name, _code(text, convicted), case.id, case.path,
                              test_code, _says(case), path=target))  # fmt: skip
     if named is not None and not found:
-        says = "\n".join([x for x in failures.splitlines() if x.strip()][:SAYS_LINES])
+        says = "\n".join(brief([x for x in failures.splitlines() if x.strip()], SAYS_LINES))
         found.append(Suspect(named.name, _code(text, named), says=says, path=target))
     return [s for s in found if s.code.count("\n") < MAX_LINES]
 

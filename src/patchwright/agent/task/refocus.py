@@ -24,6 +24,7 @@ from collections.abc import Sequence
 
 from patchwright.agent.context import fence_lang
 from patchwright.agent.pipeline_options import Refocus
+from patchwright.agent.pointed_lines import brief
 from patchwright.agent.prompts import render
 from patchwright.agent.relations.brace_suspects import find_brace_suspects, is_brace_stub
 from patchwright.agent.relations.pycode import FUNCTIONS, functions, is_stub, source
@@ -93,7 +94,7 @@ def _suspects(task: str, ground: Groundwork, paths: Sequence[str]) -> list[Suspe
         return []
     path, node = named[0]
     code = source(ground.texts[path], node)
-    says = "\n".join(_brief(ground.failures)[:SAYS_LINES])
+    says = "\n".join(brief(_brief(ground.failures), SAYS_LINES))
     return [Suspect(node.name, code, says=says, path=path)] if code.count("\n") < MAX_LINES else []
 
 
