@@ -96,6 +96,18 @@ def test_javascript_classes_methods_arrow_functions_and_functions() -> None:
     ]  # fmt: skip
 
 
+def test_a_block_comment_with_a_blank_line_stays_whole_above_its_function() -> None:
+    text = (
+        "const x = 1;\n\n"
+        "/* Return the longest one.\n  >>> longest([])\n\n  >>> longest(['a'])\n  'a'\n  */\n"
+        "const longest = (strings) => {\n  return strings[0];\n}\n"
+    )
+    [span] = definitions("main.js", text)
+
+    assert (span.name, span.start, span.head) == ("longest", 2, 8)
+    assert span_text(text, span).startswith("/* Return the longest one.")
+
+
 def test_other_languages_have_no_brace_definitions() -> None:
     assert family_of("a.py") is None and definitions("a.py", "def f():\n    pass\n") == []
     assert family_of("web/app.tsx") == "javascript"

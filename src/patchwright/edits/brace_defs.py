@@ -226,11 +226,14 @@ def _end(lines: list[str], marks: list[tuple[int, bool]], head: int, depth: int)
 
 
 def _start(lines: list[str], marks: list[tuple[int, bool]], head: int, depth: int) -> int:
-    """The first of the comment, attribute and decorator lines right above ``head``."""
+    """The first of the comment, attribute and decorator lines right above ``head``; a
+    blank line inside a block comment does not end it (HumanEvalFix JavaScript-12's comment
+    has one after `>>> longest([])`: its first lines, the spec, were cut off)."""
     start = head
     while start > 0 and marks[start - 1][0] == depth:
         above = lines[start - 1].strip()
-        if not above or not (_LEADING.match(above) or not marks[start - 1][1]):
+        in_comment = not marks[start - 1][1]
+        if not in_comment and not (above and _LEADING.match(above)):
             break
         start -= 1
     return start
