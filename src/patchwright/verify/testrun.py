@@ -19,6 +19,7 @@ from pathlib import Path
 from patchwright.sandbox import ExecResult, Sandbox
 from patchwright.verify.runners import Plan, plan_for
 from patchwright.verify.runners.cargo_values import add_values
+from patchwright.verify.runners.js_values import add_js_values
 from patchwright.verify.testmodel import TestCase, TestOutcome, TestRun, is_pytest
 from patchwright.verify.tools import describe_failure, repo_venv, scratch_dir, stable, tail
 
@@ -57,6 +58,8 @@ def run_tests(
         run.runner = plan.runner
     if run.runner == "cargo":
         add_values(run, root, sandbox, cmd, timeout)
+    elif not run.per_test:
+        add_js_values(run, root, sandbox, plan.command, env, timeout)
     return run
 
 

@@ -1,0 +1,166 @@
+"""What a failed JavaScript ``assert(a === b)`` compared.
+
+``console.assert(stringSequence(0) === '0')`` made to throw (HumanEvalFix JavaScript's tests
+do), ``assert(a === b)`` and ``assert.ok(a == b)`` fail with ``actual: false, expected:
+true``: the comparison was false, and nothing says what ``a`` was. pytest would show it; with
+it a small model sees at once that ``stringSequence(0)`` returned ``""``. Without it, the
+1.5B model sent ``[...Array(n).keys()]`` four times (JavaScript-15).
+
+So when a plain script's run (no per-test report) fails that way, the script runs once more
+in a scratch copy of the repository (``copy_tree``; the repository is never touched), the
+comparison on the first line of the stack that holds one rewritten to print both sides
+before it compares them as before. The values join the output, under the error's name::
+
+    AssertionError [ERR_ASSERTION]: console.assert failed
+    main.test.js:9 compared `stringSequence(0) === '0'`: left `""`, right `"0"`
+
+A line without exactly one top-level ``===`` or ``==`` in the assertion's first argument, a
+copy too large, or a run that prints nothing adds nothing.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from collections.abc import Mapping
+from pathlib import Path
+
+from patchwright.sandbox import Sandbox
+from patchwright.verify.runners.value_diff import where_they_part
+from patchwright.verify.testmodel import TestRun
+from patchwright.verify.tools import TooLarge, copy_tree, scratch_dir
+
+MAX_FILES = 2000
+SHOWN = 400  # characters of each value
+MARK = "@@patchwright-values@@"
+_CALL = re.compile(r"\b(?:console\.assert|assert\.ok|assert)\s*\(")
+_FRAME = re.compile(r"(?:\(|\bat )([\w./@-]+\.[cm]?[jt]sx?):(\d+):\d+\)?")
+_FALSE = re.compile(r"\bactual: false,\s+expected: true\b")
+_STRING = {"'", '"', "`"}
+_OPS = ("!==", "===", "!=", "==", "&&", "||", "?")
+# prints both sides, as JSON where JSON says what they are, then compares them as before
+_PROBE = (
+    "((l, r) => {{ if (!(l {op} r)) {{ const f = (v) => {{ try {{ return typeof v === "
+    "'string' || Array.isArray(v) || (v !== null && typeof v === 'object' && "
+    "Object.getPrototypeOf(v) === Object.prototype) ? JSON.stringify(v) : String(v); }} "
+    "catch (e) {{ return String(v); }} }}; process.stderr.write('\\n{mark}' + "
+    "JSON.stringify([f(l), f(r)]) + '\\n'); }} return l {op} r; }})(({left}), ({right}))"
+)
+
+
+def comparison(line: str) -> tuple[int, int, str, str, str] | None:
+    """Where on ``line`` the first argument of ``assert(A === B)`` (``console.assert``,
+    ``assert.ok``; ``==`` too) starts and ends, and ``A``, the operator and ``B``; None when
+    the line holds no such assertion (``!==``, ``&&``, ``?``, two comparisons)."""
+    found = _CALL.search(line)
+    if found is None:
+        return None
+    start = i = found.end()
+    depth, ops = 0, []
+    while i < len(line):
+        c = line[i]
+        if c in _STRING:
+            i = _string_end(line, i)
+            continue
+        if c in "([{":
+            depth += 1
+        elif c in ")]}" or (c == "," and depth == 0):
+            if depth == 0:
+                break
+            depth -= 1
+        elif depth == 0:
+            op = next((o for o in _OPS if line.startswith(o, i)), "")
+            if op:
+                ops.append((i, op))
+                i += len(op)
+                continue
+        i += 1
+    if i >= len(line) or len(ops) != 1 or ops[0][1] not in ("===", "=="):
+        return None
+    at, op = ops[0]
+    left, right = line[start:at].strip(), line[at + len(op) : i].strip()
+    return (start, i, left, op, right) if left and right else None
+
+
+def _string_end(line: str, i: int) -> int:
+    quote, i = line[i], i + 1
+    while i < len(line) and line[i] != quote:
+        i += 2 if line[i] == "\\" else 1
+    return i + 1
+
+
+_Pointed = tuple[str, int, str, tuple[int, int, str, str, str]]
+
+
+def _pointed(output: str, root: Path) -> _Pointed | None:
+    """The first stack frame in a file of the repository whose line holds a comparison:
+    its path, line number, text and the comparison."""
+    for path, number in _FRAME.findall(output):
+        if "node_modules" in path or path.startswith(("node:", "/")):
+            continue
+        try:
+            lines = (root / path).read_text(encoding="utf-8").splitlines()
+        except (OSError, UnicodeDecodeError):
+            continue
+        n = int(number)
+        found = comparison(lines[n - 1]) if 0 < n <= len(lines) else None
+        if found is not None:
+            return path, n, lines[n - 1], found
+    return None
+
+
+def add_js_values(
+    run: TestRun, root: Path, sandbox: Sandbox, command: str, env: Mapping[str, str], timeout: float
+) -> None:
+    """Add to ``run``'s output what its failed ``assert(a === b)`` compared (see the
+    module docstring)."""
+    if run.per_test or run.exit_code in (0, None) or not _FALSE.search(run.output):
+        return
+    pointed = _pointed(run.output, root)
+    if pointed is None:
+        return
+    path, number, line, (start, end, left, op, right) = pointed
+    probe = _PROBE.format(op=op, mark=MARK, left=left, right=right)
+    copy = scratch_dir(sandbox, "js-values") / "repo"
+    try:
+        copy_tree(root, copy, max_files=MAX_FILES)
+    except TooLarge:
+        return
+    try:
+        lines = (copy / path).read_text(encoding="utf-8").split("\n")
+        lines[number - 1] = line[:start] + probe + line[end:]
+        (copy / path).write_text("\n".join(lines), encoding="utf-8")
+        result = sandbox.run(command, cwd=copy, timeout=min(timeout, 60), extra_env=env)
+    finally:
+        shutil.rmtree(copy, ignore_errors=True)
+    values = _values(result.stdout + "\n" + result.stderr)
+    if values is None:
+        return
+    shown = [v[:SHOWN] + ("…" if len(v) > SHOWN else "") for v in values]
+    said = [
+        f"{path}:{number} compared `{left} {op} {right}`: left `{shown[0]}`, right `{shown[1]}`"
+    ]
+    if part := where_they_part(values[1], values[0], ("right", "left")):
+        said.append(part)
+    run.output = _after_error(run.output, said)
+
+
+def _after_error(output: str, said: list[str]) -> str:
+    """``output`` with ``said`` after the line that names the AssertionError (the stack and
+    node's ``actual: false`` below it say less), else at its end."""
+    lines = output.split("\n")
+    at = next((i for i, x in enumerate(lines) if "AssertionError" in x), len(lines) - 1)
+    return "\n".join([*lines[: at + 1], *said, *lines[at + 1 :]])
+
+
+def _values(printed: str) -> tuple[str, str] | None:
+    for line in printed.splitlines():
+        if line.startswith(MARK):
+            try:
+                found = json.loads(line[len(MARK) :])
+            except ValueError:
+                return None
+            if isinstance(found, list) and len(found) == 2:
+                return str(found[0]), str(found[1])
+    return None

@@ -1,0 +1,101 @@
+"""A failed JavaScript ``assert(a === b)`` says what it compared: the script runs again in a
+scratch copy with that comparison printing both sides, and the values join the output.
+HumanEvalFix JavaScript-15's model saw only ``actual: false, expected: true`` and sent the
+same wrong body four times."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from patchwright.sandbox import Sandbox
+from patchwright.verify.runners.js_values import comparison
+from patchwright.verify.testrun import run_tests
+
+needs_node = pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+
+
+def test_the_first_argument_of_an_assertion_splits_at_its_one_comparison() -> None:
+    line = "  console.assert(stringSequence(0) === '0')"
+    start, end, left, op, right = comparison(line) or (0, 0, "", "", "")
+    assert (left, op, right) == ("stringSequence(0)", "===", "'0'")
+    assert line[start:end] == "stringSequence(0) === '0'"
+    assert comparison("assert(f('a === b', [1, 2]) == g(3), 'the message');")[2:] == (  # type: ignore[index]
+        "f('a === b', [1, 2])",
+        "==",
+        "g(3)",
+    )
+    assert comparison("assert.ok(a !== b)") is None
+    assert comparison("assert(a === b && c === d)") is None
+    assert comparison("assert(x ? a === b : c)") is None
+    assert comparison("assert.strictEqual(a, b)") is None
+    assert comparison("expect(a === b)") is None
+
+
+MAIN = """/* Numbers from 0 to n inclusive, separated by spaces. */
+const stringSequence = (n) => {
+  return [...Array(n).keys()].join(' ')
+}
+
+module.exports = { stringSequence };
+"""
+TEST = """const assert = require('node:assert');
+console.assert = (cond, ...msg) =>
+  assert.ok(cond, msg.length ? msg.join(' ') : 'console.assert failed');
+const { stringSequence } = require('./main.js');
+
+const testStringSequence = () => {
+  console.assert(stringSequence(3) === '0 1 2 3')
+}
+
+testStringSequence()
+"""
+
+
+@needs_node
+def test_the_values_a_failed_console_assert_compared_join_the_output(
+    repo: Path, sandbox: Sandbox
+) -> None:
+    files = {"main.js": MAIN, "main.test.js": TEST}
+    for rel, text in files.items():
+        (repo / rel).write_text(text, encoding="utf-8")
+
+    run = run_tests(repo, sandbox, "node main.test.js", timeout=60)
+
+    assert run.exit_code == 1 and "actual: false" in run.output
+    lines = run.output.splitlines()
+    named = next(i for i, x in enumerate(lines) if x.startswith("AssertionError"))
+    assert lines[named + 1] == (
+        "main.test.js:7 compared `stringSequence(3) === '0 1 2 3'`: "
+        'left `"0 1 2"`, right `"0 1 2 3"`'
+    )
+    assert {rel: (repo / rel).read_text() for rel in files} == files  # the repository untouched
+
+
+@needs_node
+def test_a_passing_script_or_another_failure_adds_nothing(repo: Path, sandbox: Sandbox) -> None:
+    (repo / "main.js").write_text(MAIN)
+    (repo / "ok.test.js").write_text("const assert = require('node:assert');\nassert(1 === 1);\n")
+    (repo / "boom.test.js").write_text("throw new Error('boom');\n")
+
+    assert "compared" not in run_tests(repo, sandbox, "node ok.test.js", timeout=60).output
+    boom = run_tests(repo, sandbox, "node boom.test.js", timeout=60)
+    assert boom.exit_code == 1 and "compared" not in boom.output
+
+
+@needs_node
+def test_long_values_that_part_say_where(repo: Path, sandbox: Sandbox) -> None:
+    (repo / "main.js").write_text(MAIN)
+    (repo / "main.test.js").write_text(
+        TEST.replace("(3) === '0 1 2 3'", "(12) === '0 1 2 3 4 5 6 7 8 9 10 11 12'")
+    )
+
+    run = run_tests(repo, sandbox, "node main.test.js", timeout=60)
+
+    lines = run.output.splitlines()
+    named = next(i for i, x in enumerate(lines) if x.startswith("AssertionError"))
+    assert lines[named + 2] == (
+        "they part after `… 5 6 7 8 9 10 11`: right has ` 12` there, left has not"
+    )
