@@ -196,6 +196,15 @@ def test_a_file_written_under_the_prompts_example_path_goes_to_the_one_file_show
     assert any("example path: applied to main.js" in note for note in attempt.notes)
 
 
+def test_two_blocks_under_the_example_path_are_noted_once(tmp_path: Path) -> None:
+    files = {"main.js": "const add = (a, b) => a - b;\nmodule.exports = { add };\n"}
+    wc = copy_of(tmp_path, files, shown=("main.js",))
+    attempt = wc.apply_reply(
+        whole("src/ops.js", files["main.js"]) + "\n" + whole("src/ops.js", FIXED_JS)
+    )
+    assert sum("example path" in note for note in attempt.notes) == 1
+
+
 def test_with_several_files_shown_the_example_path_is_refused_naming_them(
     tmp_path: Path,
 ) -> None:

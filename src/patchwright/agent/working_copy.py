@@ -129,8 +129,9 @@ class WorkingCopy:
             named = ", ".join(editable[:8]) or "the files shown"
             raise EditError(f"{path} is the instructions' example, not a file of this "
                             f"repository: write the path of the file you change ({named})")  # fmt: skip
-        notes.append(f"{path} is the instructions' example path: applied to {editable[0]}, "
-                     "the one file shown to edit")  # fmt: skip
+        note = f"{path} is the instructions' example path: applied to {editable[0]}, the one file shown to edit"
+        if note not in notes:  # once, however many blocks a reply wrote under it
+            notes.append(note)
         return editable[0]
 
     def apply_reply(self, reply: str) -> Attempt:
