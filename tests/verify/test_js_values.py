@@ -99,3 +99,26 @@ def test_long_values_that_part_say_where(repo: Path, sandbox: Sandbox) -> None:
     assert lines[named + 2] == (
         "they part after `… 5 6 7 8 9 10 11`: right has ` 12` there, left has not"
     )
+
+
+@needs_node
+def test_each_failed_case_of_nodes_runner_says_what_it_compared(
+    repo: Path, sandbox: Sandbox
+) -> None:
+    (repo / "main.js").write_text("const add = (a, b) => a - b;\nmodule.exports = { add };\n")
+    (repo / "main.test.js").write_text(
+        "const test = require('node:test');\nconst assert = require('node:assert');\n"
+        "const { add } = require('./main.js');\n"
+        "test('adds', () => {\n  assert(add(2, 3) === 5);\n});\n"
+        "test('adds with a message', () => {\n  assert.ok(add(2, 2) == 4, 'sums');\n});\n"
+    )
+
+    run = run_tests(repo, sandbox, "node --test", timeout=60)
+
+    details = {k: c.detail.splitlines()[-1] for k, c in run.cases.items()}
+    assert details == {
+        "main.test.js::adds": "main.test.js:5 compared `add(2, 3) === 5`: left `-1`, right `5`",
+        "main.test.js::adds with a message": (
+            "main.test.js:8 compared `add(2, 2) == 4`: left `0`, right `4`"
+        ),
+    }

@@ -58,7 +58,7 @@ def run_tests(
         run.runner = plan.runner
     if run.runner == "cargo":
         add_values(run, root, sandbox, cmd, timeout)
-    elif not run.per_test:
+    elif run.runner == "node" or not run.per_test:
         add_js_values(run, root, sandbox, plan.command, env, timeout)
     return run
 

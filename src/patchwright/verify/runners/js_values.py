@@ -14,6 +14,10 @@ before it compares them as before. The values join the output, under the error's
     AssertionError [ERR_ASSERTION]: console.assert failed
     main.test.js:9 compared `stringSequence(0) === '0'`: left `""`, right `"0"`
 
+node's own runner (``node --test``) names the failed line of each case; the first few cases
+whose line holds such a comparison are probed in one run the same way, and the line joins
+each case's detail.
+
 A line without exactly one top-level ``===`` or ``==`` in the assertion's first argument, a
 copy too large, or a run that prints nothing adds nothing.
 """
@@ -24,6 +28,7 @@ import json
 import re
 import shutil
 from collections.abc import Mapping
+from dataclasses import replace
 from pathlib import Path
 
 from patchwright.sandbox import Sandbox
@@ -32,6 +37,7 @@ from patchwright.verify.testmodel import TestRun
 from patchwright.verify.tools import TooLarge, copy_tree, scratch_dir
 
 MAX_FILES = 2000
+MAX_TESTS = 3  # failed cases of a per-test run probed
 SHOWN = 400  # characters of each value
 MARK = "@@patchwright-values@@"
 _CALL = re.compile(r"\b(?:console\.assert|assert\.ok|assert)\s*\(")
@@ -45,7 +51,7 @@ _PROBE = (
     "'string' || Array.isArray(v) || (v !== null && typeof v === 'object' && "
     "Object.getPrototypeOf(v) === Object.prototype) ? JSON.stringify(v) : String(v); }} "
     "catch (e) {{ return String(v); }} }}; process.stderr.write('\\n{mark}' + "
-    "JSON.stringify([f(l), f(r)]) + '\\n'); }} return l {op} r; }})(({left}), ({right}))"
+    "JSON.stringify([{where}, f(l), f(r)]) + '\\n'); }} return l {op} r; }})(({left}), ({right}))"
 )
 
 
@@ -90,7 +96,8 @@ def _string_end(line: str, i: int) -> int:
     return i + 1
 
 
-_Pointed = tuple[str, int, str, tuple[int, int, str, str, str]]
+_Comparison = tuple[int, int, str, str, str]
+_Pointed = tuple[str, int, str, _Comparison]
 
 
 def _pointed(output: str, root: Path) -> _Pointed | None:
@@ -113,37 +120,71 @@ def _pointed(output: str, root: Path) -> _Pointed | None:
 def add_js_values(
     run: TestRun, root: Path, sandbox: Sandbox, command: str, env: Mapping[str, str], timeout: float
 ) -> None:
-    """Add to ``run``'s output what its failed ``assert(a === b)`` compared (see the
+    """Add what a failed ``assert(a === b)`` compared: to the output of a plain script's
+    run, to the detail of each of the first few failed cases of node's own runner (see the
     module docstring)."""
-    if run.per_test or run.exit_code in (0, None) or not _FALSE.search(run.output):
+    if run.exit_code in (0, None):
         return
-    pointed = _pointed(run.output, root)
-    if pointed is None:
-        return
-    path, number, line, (start, end, left, op, right) = pointed
-    probe = _PROBE.format(op=op, mark=MARK, left=left, right=right)
+    if run.per_test and run.runner == "node":
+        pointed: dict[str, _Pointed] = {}
+        for case in (c for c in run.cases.values() if c.outcome == "failed"):
+            if len(pointed) < MAX_TESTS and (
+                at := _pointed(f"{case.detail}\n{case.message}", root)
+            ):
+                pointed[case.id] = at
+        values = _probe(list(pointed.values()), root, sandbox, command, env, timeout)
+        for case_id, at in pointed.items():
+            if said := _said(at, values):
+                case = run.cases[case_id]
+                run.cases[case_id] = replace(case, detail="\n".join([case.detail, *said]))
+    elif not run.per_test and _FALSE.search(run.output):
+        first = _pointed(run.output, root)
+        values = _probe([first], root, sandbox, command, env, timeout) if first else {}
+        if first and (said := _said(first, values)):
+            run.output = _after_error(run.output, said)
+
+
+def _probe(
+    pointed: list[_Pointed],
+    root: Path,
+    sandbox: Sandbox,
+    command: str,
+    env: Mapping[str, str],
+    timeout: float,
+) -> dict[str, tuple[str, str]]:
+    """Both sides of each pointed comparison, by ``path:line``: ``command`` run once in a
+    scratch copy with each comparison printing its sides."""
+    if not pointed:
+        return {}
     copy = scratch_dir(sandbox, "js-values") / "repo"
     try:
         copy_tree(root, copy, max_files=MAX_FILES)
     except TooLarge:
-        return
+        return {}
     try:
-        lines = (copy / path).read_text(encoding="utf-8").split("\n")
-        lines[number - 1] = line[:start] + probe + line[end:]
-        (copy / path).write_text("\n".join(lines), encoding="utf-8")
+        for path, number, line, (start, end, left, op, right) in pointed:
+            where = json.dumps(f"{path}:{number}")
+            probe = _PROBE.format(op=op, mark=MARK, where=where, left=left, right=right)
+            lines = (copy / path).read_text(encoding="utf-8").split("\n")
+            lines[number - 1] = line[:start] + probe + line[end:]
+            (copy / path).write_text("\n".join(lines), encoding="utf-8")
         result = sandbox.run(command, cwd=copy, timeout=min(timeout, 60), extra_env=env)
     finally:
         shutil.rmtree(copy, ignore_errors=True)
-    values = _values(result.stdout + "\n" + result.stderr)
-    if values is None:
-        return
-    shown = [v[:SHOWN] + ("…" if len(v) > SHOWN else "") for v in values]
+    return _values(result.stdout + "\n" + result.stderr)
+
+
+def _said(where: _Pointed, values: Mapping[str, tuple[str, str]]) -> list[str]:
+    path, number, _, (_, _, left, op, right) = where
+    if f"{path}:{number}" not in values:
+        return []
+    shown = [v[:SHOWN] + ("…" if len(v) > SHOWN else "") for v in values[f"{path}:{number}"]]
     said = [
         f"{path}:{number} compared `{left} {op} {right}`: left `{shown[0]}`, right `{shown[1]}`"
     ]
-    if part := where_they_part(values[1], values[0], ("right", "left")):
+    if part := where_they_part(*values[f"{path}:{number}"][::-1], ("right", "left")):
         said.append(part)
-    run.output = _after_error(run.output, said)
+    return said
 
 
 def _after_error(output: str, said: list[str]) -> str:
@@ -154,13 +195,16 @@ def _after_error(output: str, said: list[str]) -> str:
     return "\n".join([*lines[: at + 1], *said, *lines[at + 1 :]])
 
 
-def _values(printed: str) -> tuple[str, str] | None:
+def _values(printed: str) -> dict[str, tuple[str, str]]:
+    """What the probes printed: the first values each comparison printed, by ``path:line``."""
+    found: dict[str, tuple[str, str]] = {}
     for line in printed.splitlines():
-        if line.startswith(MARK):
-            try:
-                found = json.loads(line[len(MARK) :])
-            except ValueError:
-                return None
-            if isinstance(found, list) and len(found) == 2:
-                return str(found[0]), str(found[1])
-    return None
+        at = line.find(MARK)
+        if at < 0:
+            continue
+        try:
+            where, left, right = json.loads(line[at + len(MARK) :])
+        except ValueError:
+            continue
+        found.setdefault(str(where), (str(left), str(right)))
+    return found
