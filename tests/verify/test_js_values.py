@@ -122,3 +122,18 @@ def test_each_failed_case_of_nodes_runner_says_what_it_compared(
             "main.test.js:8 compared `add(2, 2) == 4`: left `0`, right `4`"
         ),
     }
+
+
+@needs_node
+def test_an_assertion_over_several_lines_is_read_whole(repo: Path, sandbox: Sandbox) -> None:
+    (repo / "main.js").write_text(MAIN)
+    spread = "console.assert(\n    stringSequence(3) === '0 1 2 3'\n  )\n"
+    (repo / "main.test.js").write_text(
+        TEST.replace("console.assert(stringSequence(3) === '0 1 2 3')\n", spread)
+    )
+
+    run = run_tests(repo, sandbox, "node main.test.js", timeout=60)
+
+    assert (
+        "main.test.js:7 compared `stringSequence(3) === '0 1 2 3'`: left `\"0 1 2\"`" in run.output
+    )

@@ -38,6 +38,7 @@ from patchwright.verify.tools import TooLarge, copy_tree, scratch_dir
 
 MAX_FILES = 2000
 MAX_TESTS = 3  # failed cases of a per-test run probed
+STATEMENT = 6  # lines at most of an assertion that goes on past its line
 SHOWN = 400  # characters of each value
 MARK = "@@patchwright-values@@"
 _CALL = re.compile(r"\b(?:console\.assert|assert\.ok|assert)\s*\(")
@@ -97,7 +98,7 @@ def _string_end(line: str, i: int) -> int:
 
 
 _Comparison = tuple[int, int, str, str, str]
-_Pointed = tuple[str, int, str, _Comparison]
+_Pointed = tuple[str, int, int, str, _Comparison]  # path, line, lines taken, text, comparison
 
 
 def _pointed(output: str, root: Path) -> _Pointed | None:
@@ -111,10 +112,35 @@ def _pointed(output: str, root: Path) -> _Pointed | None:
         except (OSError, UnicodeDecodeError):
             continue
         n = int(number)
-        found = comparison(lines[n - 1]) if 0 < n <= len(lines) else None
+        taken, text = _statement(lines, n - 1) if 0 < n <= len(lines) else (0, "")
+        found = comparison(text)
         if found is not None:
-            return path, n, lines[n - 1], found
+            return path, n, taken, text, found
     return None
+
+
+def _statement(lines: list[str], index: int) -> tuple[int, str]:
+    """The line at ``index``, joined with those after it while its brackets stay open
+    (``console.assert(`` alone on its line, the comparison below; JavaScript-20), at most
+    ``STATEMENT`` of them: how many it took, and the text."""
+    taken, text, depth = 1, lines[index], _depth(lines[index])
+    for more in lines[index + 1 : index + STATEMENT]:
+        if depth <= 0:
+            break
+        taken, text, depth = taken + 1, f"{text} {more.strip()}", depth + _depth(more)
+    return taken, text
+
+
+def _depth(line: str) -> int:
+    """How many more brackets ``line`` opens than it closes, strings aside."""
+    depth = i = 0
+    while i < len(line):
+        if line[i] in _STRING:
+            i = _string_end(line, i)
+            continue
+        depth += (line[i] in "([{") - (line[i] in ")]}")
+        i += 1
+    return depth
 
 
 def add_js_values(
@@ -162,11 +188,12 @@ def _probe(
     except TooLarge:
         return {}
     try:
-        for path, number, line, (start, end, left, op, right) in pointed:
+        for path, number, taken, line, (start, end, left, op, right) in pointed:
             where = json.dumps(f"{path}:{number}")
             probe = _PROBE.format(op=op, mark=MARK, where=where, left=left, right=right)
             lines = (copy / path).read_text(encoding="utf-8").split("\n")
-            lines[number - 1] = line[:start] + probe + line[end:]
+            lines[number - 1 : number - 1 + taken] = [line[:start] + probe + line[end:]]
+            lines[number:number] = [""] * (taken - 1)  # the lines below keep their numbers
             (copy / path).write_text("\n".join(lines), encoding="utf-8")
         result = sandbox.run(command, cwd=copy, timeout=min(timeout, 60), extra_env=env)
     finally:
@@ -175,7 +202,7 @@ def _probe(
 
 
 def _said(where: _Pointed, values: Mapping[str, tuple[str, str]]) -> list[str]:
-    path, number, _, (_, _, left, op, right) = where
+    path, number, _, _, (_, _, left, op, right) = where
     if f"{path}:{number}" not in values:
         return []
     shown = [v[:SHOWN] + ("…" if len(v) > SHOWN else "") for v in values[f"{path}:{number}"]]
