@@ -48,6 +48,30 @@ def test_a_failed_node_script_keeps_its_error_and_its_own_frames_only() -> None:
     )
 
 
+V8_FATAL = """\
+#
+# Fatal error in , line 0
+# Fatal JavaScript invalid size error 169220804 (see crbug.com/1201626)
+#
+#
+#
+#FailureMessage Object: 0x7fff4c2a9620
+----- Native stack trace -----
+
+ 1: 0xd32b41  [node]
+ 2: 0x214a881 V8_Fatal(char const*, ...) [node]
+ 6: 0x15129a6 v8::internal::Runtime_GrowArrayElements(int, unsigned long*, v8::internal::Isolate*) [node]
+ 7: 0x7f883feda476
+"""
+
+
+def test_v8s_fatal_error_keeps_its_message_and_drops_its_banner_and_native_stack() -> None:
+    assert [x for x in said(V8_FATAL).splitlines() if x.strip()] == [
+        "# Fatal error in , line 0",
+        "# Fatal JavaScript invalid size error 169220804 (see crbug.com/1201626)",
+    ]
+
+
 def test_pytests_session_header_goes_and_its_failure_stays() -> None:
     output = (
         "============================= test session starts ==============================\n"

@@ -211,12 +211,18 @@ def stable(text: str) -> str:
 _NODE_FRAME = re.compile(r"\s*at (?:.*\()?node:internal/")
 _NODE_SITE = re.compile(r"node:internal/\S+:\d+$")
 _NODE_VERSION = re.compile(r"Node\.js v[\d.]+")
+# V8's fatal error banner: `#` lines around the message, an address that differs on every
+# run (`#FailureMessage Object: 0x7fff4c2a9620`) and a native stack (` 1: 0xd32b41  [node]`)
+# — JavaScript-25's prompt held 13 such lines for one that said something
+_V8_NOISE = re.compile(
+    r"#|#FailureMessage Object: 0x[0-9a-fA-F]+|-+ Native stack trace -+|\d+: 0x[0-9a-fA-F]+(?: .*)?"
+)
 
 
 def said(output: str) -> str:
     """A test run's output without what says nothing about what failed — pytest's session
-    header (platform, rootdir, plugins…), node's internal frames and banner: what a prompt
-    should carry of it."""
+    header (platform, rootdir, plugins…), node's internal frames and banner, V8's fatal-error
+    banner and native stack: what a prompt should carry of it."""
     kept: list[str] = []
     echo = 0  # lines of an internal site's source echo still to drop
     for line in output.splitlines():
@@ -228,7 +234,11 @@ def said(output: str) -> str:
         elif _NODE_FRAME.match(line):
             if bare.endswith("{") and kept:  # the error's own fields follow: keep the brace
                 kept[-1] += " {"
-        elif not (_SESSION_HEADER.match(bare) or _NODE_VERSION.fullmatch(bare)):
+        elif not (
+            _SESSION_HEADER.match(bare)
+            or _NODE_VERSION.fullmatch(bare)
+            or _V8_NOISE.fullmatch(bare)
+        ):
             kept.append(line)
     return "\n".join(kept)
 
