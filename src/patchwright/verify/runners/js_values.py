@@ -46,6 +46,7 @@ _FRAME = re.compile(r"(?:\(|\bat )([\w./@-]+\.[cm]?[jt]sx?):(\d+):\d+\)?")
 _FALSE = re.compile(r"\bactual: false,\s+expected: true\b")
 _STRING = {"'", '"', "`"}
 _OPS = ("!==", "===", "!=", "==", "&&", "||", "?")
+_Comparison = tuple[int, int, str, str, str]  # start, end, left, operator, right
 # prints both sides, as JSON where JSON says what they are, then compares them as before
 _PROBE = (
     "((l, r) => {{ if (!(l {op} r)) {{ const f = (v) => {{ try {{ return typeof v === "
@@ -56,7 +57,7 @@ _PROBE = (
 )
 
 
-def comparison(line: str) -> tuple[int, int, str, str, str] | None:
+def comparison(line: str) -> _Comparison | None:
     """Where on ``line`` the first argument of ``assert(A === B)`` (``console.assert``,
     ``assert.ok``; ``==`` too) starts and ends, and ``A``, the operator and ``B``; None when
     the line holds no such assertion (``!==``, ``&&``, ``?``, two comparisons)."""
@@ -97,7 +98,6 @@ def _string_end(line: str, i: int) -> int:
     return i + 1
 
 
-_Comparison = tuple[int, int, str, str, str]
 _Pointed = tuple[str, int, int, str, _Comparison]  # path, line, lines taken, text, comparison
 
 
@@ -203,13 +203,12 @@ def _probe(
 
 def _said(where: _Pointed, values: Mapping[str, tuple[str, str]]) -> list[str]:
     path, number, _, _, (_, _, left, op, right) = where
-    if f"{path}:{number}" not in values:
+    key = f"{path}:{number}"
+    if key not in values:
         return []
-    shown = [v[:SHOWN] + ("…" if len(v) > SHOWN else "") for v in values[f"{path}:{number}"]]
-    said = [
-        f"{path}:{number} compared `{left} {op} {right}`: left `{shown[0]}`, right `{shown[1]}`"
-    ]
-    if part := where_they_part(*values[f"{path}:{number}"][::-1], ("right", "left")):
+    shown = [v[:SHOWN] + ("…" if len(v) > SHOWN else "") for v in values[key]]
+    said = [f"{key} compared `{left} {op} {right}`: left `{shown[0]}`, right `{shown[1]}`"]
+    if part := where_they_part(*values[key][::-1], ("right", "left")):
         said.append(part)
     return said
 
