@@ -36,10 +36,27 @@ def test_a_failing_test_keeps_its_assertion_and_the_last_lines_of_its_traceback(
 
 
 def test_many_problems_are_cut_to_the_first_twelve_and_a_count() -> None:
-    many = [Problem("lint", "a.py", i, "E501", "line too long") for i in range(1, 31)]
+    many = [
+        Problem("lint", "a.py", i, "E501", f"line too long ({80 + i} > 79)") for i in range(1, 31)
+    ]
     text = summarize_failures([GateResult("lint", "failed", many)])
     assert text.count("[E501]") == MAX_PROBLEMS
     assert text.endswith(f"- ... and {30 - MAX_PROBLEMS} more")
+
+
+def test_one_error_at_many_lines_is_told_once_with_its_lines_leaving_room_for_the_others() -> None:
+    missing = [Problem("types", "src/lib.rs", n, "E0425", "cannot find value `other` in this scope",
+                       hint=f"help: a local variable with a similar name exists: line {n}")
+               for n in (31, 32, 33, 40, 41, 42, 50, 51, 52, 56, 57, 60)]  # fmt: skip
+    other = Problem("types", "src/lib.rs", 39, "E0425", "cannot find function `min` in this scope")
+    text = summarize_failures([GateResult("types", "failed", [*missing[:5], other, *missing[5:]])])
+    assert text.splitlines() == [
+        "types gate failed with 13 new problems:",
+        "- src/lib.rs:31: [E0425] cannot find value `other` in this scope "
+        "(the same at lines 32, 33, 40, 41, 42, 50, 51, 52 and 3 more)",
+        "    help: a local variable with a similar name exists: line 31",
+        "- src/lib.rs:39: [E0425] cannot find function `min` in this scope",
+    ]
 
 
 def test_a_gate_that_could_not_run_says_why_never_that_it_passed() -> None:

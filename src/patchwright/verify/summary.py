@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from patchwright.verify.model import GateResult
+from patchwright.verify.model import GateResult, Problem
 from patchwright.verify.testmodel import TestCase
 from patchwright.verify.testrun import LOCATION, TestRun
 
@@ -52,20 +52,47 @@ def summarize_failures(results: Sequence[GateResult]) -> str:
             continue
         count = len(r.new_problems)
         parts.append(f"{r.name} gate failed with {count} new problem{'s' * (count != 1)}:")
-        for p in r.new_problems[:MAX_PROBLEMS]:
-            parts.append(f"- {p.render()}")
+        groups = _same_error(r.new_problems)
+        for p, lines in groups[:MAX_PROBLEMS]:
+            parts.append(f"- {p.render()}{_also_at(lines)}")
             if p.hint:
                 parts.append(f"    {p.hint}")
             if p.detail and r.name in ("tests", "smoke"):
                 parts.append(_detail(p.detail))
-        if count > MAX_PROBLEMS:
-            parts.append(f"- ... and {count - MAX_PROBLEMS} more")
+        if rest := sum(1 + len(lines) for _, lines in groups[MAX_PROBLEMS:]):
+            parts.append(f"- ... and {rest} more")
         if not r.new_problems and r.output:
             parts.append(_detail(r.output))
     text = "\n".join(parts)
     if len(text) > MAX_CHARS:
         text = text[: MAX_CHARS - 20].rstrip() + "\n... (truncated)"
     return text
+
+
+def _same_error(problems: Sequence[Problem]) -> list[tuple[Problem, list[int]]]:
+    """Each problem with the other lines the same error (same file, code and message) is
+    reported at, first mention first: rustc's ``cannot find value `x` in this scope`` at
+    eleven lines is one thing to fix, told once (with the first line's hint), and leaves room
+    for the other errors (polyglot Rust two-bucket: 11 of 11 problems were that one)."""
+    groups: dict[object, tuple[Problem, list[int]]] = {}
+    for p in problems:
+        key = p.key if p.line is not None and p.gate not in ("tests", "smoke") else id(p)
+        if key in groups:
+            groups[key][1].append(p.line or 0)
+        else:
+            groups[key] = (p, [])
+    return list(groups.values())
+
+
+_LINES_NAMED = 8
+
+
+def _also_at(lines: list[int]) -> str:
+    if not lines:
+        return ""
+    more = f" and {len(lines) - _LINES_NAMED} more" if len(lines) > _LINES_NAMED else ""
+    named = ", ".join(str(n) for n in lines[:_LINES_NAMED])
+    return f" (the same at line{'s' * (len(lines) > 1)} {named}{more})"
 
 
 def describe_tests(run: TestRun, ids: Sequence[str], limit: int = MAX_PROBLEMS) -> str:
