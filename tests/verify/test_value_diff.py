@@ -3,7 +3,12 @@ model read HumanEvalFix Go-113's two sentences four times and never saw the stra
 
 from __future__ import annotations
 
-from patchwright.verify.runners.value_diff import sides_line, where_they_part, with_parting
+from patchwright.verify.runners.value_diff import (
+    sides_line,
+    string_end,
+    where_they_part,
+    with_parting,
+)
 
 SAID = '[]string{"the number of odd elements 4n the str4ng 4 of the 4nput."}'
 GOT = '[]string{"the number of odd elements 4n the str4ng 4 of 4 the 4nput."}'
@@ -64,3 +69,10 @@ def test_values_that_differ_only_in_letter_case_say_so() -> None:
     assert with_parting(line) == (
         f'{line} — they differ only in letter case: expected `"Yes"`, actual `"yes"`'
     )
+
+
+def test_a_probe_steps_over_a_string_with_its_escapes_whatever_its_quote() -> None:
+    line = """f("a\\"b") === 'c\\'d' && `e`"""
+    assert line[string_end(line, 2) :] == ") === 'c\\'d' && `e`"
+    assert line[string_end(line, line.index("'")) :] == " && `e`"
+    assert string_end('"open', 0) == len('"open') + 1  # unclosed: past the end

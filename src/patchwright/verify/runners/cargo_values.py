@@ -21,7 +21,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from patchwright.sandbox import Sandbox
-from patchwright.verify.runners.value_diff import sides, sides_line
+from patchwright.verify.runners.value_diff import sides, sides_line, string_end
 from patchwright.verify.testmodel import TestRun
 from patchwright.verify.tools import TooLarge, copy_tree, scratch_dir
 
@@ -42,7 +42,7 @@ def as_assert_eq(line: str) -> str | None:
     while i < len(line):
         c = line[i]
         if c == '"':
-            i = _string_end(line, i)
+            i = string_end(line, i)
             continue
         if c == "'" and (end := _char_end(line, i)) > i:
             i = end
@@ -65,13 +65,6 @@ def as_assert_eq(line: str) -> str | None:
         return None
     left, right = line[start:eq].strip(), line[eq + 2 : i].strip()
     return f"{line[: found.start()]}assert_eq!({left}, {right}){line[i + 1 :]}"
-
-
-def _string_end(line: str, i: int) -> int:
-    i += 1
-    while i < len(line) and line[i] != '"':
-        i += 2 if line[i] == "\\" else 1
-    return i + 1
 
 
 def _char_end(line: str, i: int) -> int:

@@ -32,7 +32,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from patchwright.sandbox import Sandbox
-from patchwright.verify.runners.value_diff import where_they_part
+from patchwright.verify.runners.value_diff import string_end, where_they_part
 from patchwright.verify.testmodel import TestRun
 from patchwright.verify.tools import TooLarge, copy_tree, scratch_dir
 
@@ -69,7 +69,7 @@ def comparison(line: str) -> _Comparison | None:
     while i < len(line):
         c = line[i]
         if c in _STRING:
-            i = _string_end(line, i)
+            i = string_end(line, i)
             continue
         if c in "([{":
             depth += 1
@@ -89,13 +89,6 @@ def comparison(line: str) -> _Comparison | None:
     at, op = ops[0]
     left, right = line[start:at].strip(), line[at + len(op) : i].strip()
     return (start, i, left, op, right) if left and right else None
-
-
-def _string_end(line: str, i: int) -> int:
-    quote, i = line[i], i + 1
-    while i < len(line) and line[i] != quote:
-        i += 2 if line[i] == "\\" else 1
-    return i + 1
 
 
 _Pointed = tuple[str, int, int, str, _Comparison]  # path, line, lines taken, text, comparison
@@ -136,7 +129,7 @@ def _depth(line: str) -> int:
     depth = i = 0
     while i < len(line):
         if line[i] in _STRING:
-            i = _string_end(line, i)
+            i = string_end(line, i)
             continue
         depth += (line[i] in "([{") - (line[i] in ")]}")
         i += 1

@@ -93,3 +93,13 @@ def sides_line(text: str) -> str | None:
     if "left" not in found or "right" not in found:
         return None
     return where_they_part(found["left"].strip(), found["right"].strip(), ("left", "right"))
+
+
+def string_end(line: str, i: int) -> int:
+    """The index after the string literal that opens at ``line[i]`` (its quote: ``"``, ``'``
+    or a backquote), escapes skipped; past the end when it does not close on this line. The
+    value probes use it to step over strings as they look for a comparison's operator."""
+    quote, i = line[i], i + 1
+    while i < len(line) and line[i] != quote:
+        i += 2 if line[i] == "\\" else 1
+    return i + 1
