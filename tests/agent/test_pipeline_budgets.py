@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
+from patchwright.agent.pipeline_options import REPLY_TOKENS
 from patchwright.agent.task.pipeline_strategy import (
-    REPLY_TOKENS,
     _reply_budget,
     candidates_for,
     context_budget,

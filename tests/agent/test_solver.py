@@ -3,9 +3,10 @@ the code it is given — no CLI, no git, no subprocess."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 from patchwright.agent.checker import Check
 from patchwright.agent.criterion import Verdict
@@ -15,7 +16,7 @@ from patchwright.agent.pipeline_solver import PipelineSolver
 from patchwright.agent.solve_types import Decision
 from patchwright.agent.working_copy import WorkingCopy
 from patchwright.events import Event, EventBus, ModelRequest
-from patchwright.llm import ModelInfo
+from patchwright.llm import Message, ModelInfo, OnToken, Reply, ToolSpec
 from patchwright.llm.router import Candidate, Router
 from patchwright.llm.scripted import ScriptedModel
 from patchwright.verify import GateResult
@@ -90,7 +91,7 @@ class RunsTheCode:
 
 
 def solver(
-    replies: list[str], *, criterion: bool = True
+    replies: list[str], *, criterion: bool = True, scripted: ScriptedModel | None = None
 ) -> tuple[PipelineSolver, Disk, list[Event]]:
     disk = Disk()
 
@@ -104,8 +105,8 @@ def solver(
     def approve(diff: str, problems: str = "") -> Decision:
         return "apply"
 
-    scripted = ScriptedModel(replies)
-    model = Router([Candidate(ModelInfo("scripted"), [None], lambda _key: scripted)],
+    model_ = scripted or ScriptedModel(replies)
+    model = Router([Candidate(ModelInfo("scripted"), [None], lambda _key: model_)],
                    on_event=bus.emit)  # fmt: skip
     s = PipelineSolver(
         model=model,
@@ -278,3 +279,52 @@ def test_each_echo_replaces_the_last_ones_feedback_instead_of_piling_up() -> Non
     assert (result.outcome, result.iterations) == ("solved", 1)
     assert [m["role"] for m in s.messages] == ["system", "user", "assistant"]
     assert s.messages[1]["content"].count("leaves every file exactly as it was") == 1
+
+
+LOOPING = "calc.py\n```python\ndef add(a, b):\n" + "    return a + b if a else b\n" * 60
+
+
+def test_a_reply_that_loops_is_stopped_as_it_begins_and_told_what_it_repeated() -> None:
+    s, _, _ = solver([LOOPING + "```\n", FIXED])
+    result = s.solve(OPTS)
+    assert (result.outcome, result.iterations, result.replies) == ("solved", 1, 2)
+    stopped = s.history[2]["content"]
+    assert len(stopped) < len(LOOPING) // 2  # ended within a few repeats, not at the limit
+    told = s.history[3]["content"]
+    assert "began repeating `return a + b if a else b` over and over" in told
+    assert "Write each line once" in told and "cut off after" not in told
+
+
+class Limited(ScriptedModel):
+    """Scripted replies under a server's token limit: a longer one is cut there, finish
+    reason ``length``; each request's limit is recorded."""
+
+    def __init__(self, replies: list[str]) -> None:
+        super().__init__(replies)
+        self.limits: list[int | None] = []
+
+    def complete(
+        self, messages: Sequence[Message], *, tools: Sequence[ToolSpec | Mapping[str, Any]] | None = None,
+        on_token: OnToken | None = None, max_tokens: int | None = None,
+        temperature: float | None = None, phase: str = "", seed: int | None = None,
+    ) -> Reply:  # fmt: skip
+        self.limits.append(max_tokens)
+        reply = super().complete(messages, tools=tools, on_token=on_token, max_tokens=max_tokens,
+                                 temperature=temperature, phase=phase, seed=seed)  # fmt: skip
+        words = reply.text.split(" ")
+        if max_tokens is None or self.count_tokens(reply.text) <= max_tokens:
+            return reply
+        cut = " ".join(words[: len(words) * max_tokens // self.count_tokens(reply.text)])
+        return replace(reply, text=cut, finish_reason="length")
+
+
+def test_a_reply_cut_off_while_still_writing_its_file_gets_twice_the_room_next() -> None:
+    body = "".join(f"    total{i} = a * {i} + b  # step {i} of the sum\n" for i in range(60))
+    long_fix = whole(f"def add(a, b):\n{body}    return a + b\n")
+    model = Limited([long_fix, long_fix])
+    s, disk, _ = solver([], scripted=model)
+    result = s.solve(replace(OPTS, reply_tokens=500))
+    assert (result.outcome, result.replies) == ("solved", 2)
+    assert model.limits == [500, 1000]
+    assert "cut off after 500 tokens" in s.history[3]["content"]
+    assert "total59" in disk.files["calc.py"]

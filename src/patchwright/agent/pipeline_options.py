@@ -9,6 +9,9 @@ from typing import Literal
 
 from patchwright.llm import Message
 
+# The most tokens a reply may use: a whole file and a new one, bounded so that a small model
+# repeating itself does not generate for minutes (agent/task/pipeline_strategy.py, runaway.py).
+REPLY_TOKENS = 2048
 Way = Literal["fix", "rewrite"]  # how a refocused conversation asks for the function
 
 

@@ -34,6 +34,7 @@ from patchwright.agent.pipeline_options import SolveOptions
 from patchwright.agent.prompts import render, restated
 from patchwright.agent.repair import no_edits_feedback, repair_for
 from patchwright.agent.repeats import echo_of
+from patchwright.agent.runaway import RunawayStop, roomier, said
 from patchwright.agent.solve_types import Changes, StrategyOutcome, StrategyResult, Txn
 from patchwright.agent.working_copy import Attempt, WorkingCopy
 from patchwright.events import (
@@ -97,6 +98,7 @@ class PipelineSolver:
     conversation_started: bool = False  # this conversation has had a reply (a refocus resets)
     sample_next: bool = False  # the next request is a new conversation's first: sample it
     refused: str | None = None  # the read-only file the last reply began to rewrite
+    looped: str | None = None  # what the last reply repeated over and over, when it looped
     closer: tuple[int, int] | None = None  # the last rejected change fixed most checks
     close_at: tuple[int, int] | None = None  # how close the change this iteration repairs came
     exchange: list[Message] = field(default_factory=list)  # the last request as sent, its reply
@@ -197,7 +199,8 @@ class PipelineSolver:
     # -- getting a reply that applies ------------------------------------------------------
 
     def ask(self, opts: SolveOptions, phase: str, temperature: float | None = None) -> Reply:
-        stop = CopyStop(self.working.protected, self._on_token)
+        runaway = RunawayStop(self._on_token)
+        stop = CopyStop(self.working.protected, runaway)
         limit = int(self.model.context_window * FIT_SHARE) - opts.reply_tokens - FIT_MARGIN
         sent = fitted(self.messages, limit, self.model.count_tokens)
         reply = self.model.complete(
@@ -209,7 +212,7 @@ class PipelineSolver:
         )
         if stop.cut is not None:
             reply = replace(reply, text=stop.trimmed(reply.text))
-        self.refused = stop.refused
+        self.refused, self.looped = stop.refused, runaway.looped
         self.replies += 1
         self.messages.append({"role": "assistant", "content": reply.text})
         self.exchange = [{**m} for m in [*sent, self.messages[-1]]]
@@ -256,7 +259,7 @@ class PipelineSolver:
             reply = self.ask(opts, phase, temperature)
             attempt = self._judge_reply(reply, opts)
             self.repeats = self.repeats + 1 if attempt.kind == "repeated" else 0
-            cut_off = _cut_off(reply, opts.reply_tokens)
+            cut_off = self.looped is not None or _cut_off(reply, opts.reply_tokens)
             if cut_off and not attempt.ok and self.messages[-1]["role"] == "assistant":
                 # keep the conversation short: a runaway reply is noise for every later call
                 self.messages[-1]["content"] = reply.text[:1200] + "\n[... reply cut off]"
@@ -286,6 +289,8 @@ class PipelineSolver:
                 self._start_afresh(iteration, "the reply repeated a failed change")
             else:
                 self.conversation.add_feedback(self._feedback(attempt, opts, cut_off))
+            if cut_off and self.looped is None and attempt.kind == "no_edits":
+                opts.reply_tokens = roomier(opts.reply_tokens)  # it was still writing
             if sampled or self.retries >= opts.free_retries or self.repeats >= opts.max_repeats:
                 return attempt
             self.retries += 1
@@ -318,7 +323,8 @@ class PipelineSolver:
         if attempt.kind != "no_edits":
             return attempt.feedback
         return no_edits_feedback(attempt.feedback, opts, cut_off=cut_off,
-                                 protected=sorted(self.working.protected))  # fmt: skip
+                                 protected=sorted(self.working.protected),
+                                 looped=said(self.looped) if self.looped else "")  # fmt: skip
 
     # -- verifying, approving, keeping -------------------------------------------------------
 

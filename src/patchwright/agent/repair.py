@@ -58,16 +58,19 @@ def repair_for(
 
 
 def no_edits_feedback(
-    feedback: str, opts: SolveOptions, *, cut_off: bool, protected: Sequence[str]
-) -> str:
+    feedback: str, opts: SolveOptions, *, cut_off: bool, protected: Sequence[str],
+    looped: str = "",
+) -> str:  # fmt: skip
     """The answer to a reply that held no edit that could be read (``feedback``: its errors,
-    one ``- `` line each), with the format asked for shown again."""
+    one ``- `` line each), with the format asked for shown again; ``looped``: what a reply
+    stopped as it looped kept repeating."""
     errors = [e.removeprefix("- ") for e in feedback.splitlines() if e]
     return render(
         "no_edits",
         fmt=opts.fmt,
         errors=errors,
         cut_off=cut_off,
+        looped=looped,
         limit=opts.reply_tokens,
         protected=sorted(protected),
         definition=opts.definition,

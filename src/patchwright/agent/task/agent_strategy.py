@@ -10,12 +10,13 @@ from patchwright.agent.agent_solver import AgentOptions, AgentSolver
 from patchwright.agent.context import included_files, repo_outline
 from patchwright.agent.keeping import Keeper
 from patchwright.agent.memory import read_memory
+from patchwright.agent.pipeline_options import REPLY_TOKENS
 from patchwright.agent.record import RunRecord
 from patchwright.agent.request import TaskRequest
 from patchwright.agent.role_runner import RoleRunner
 from patchwright.agent.session import Session
 from patchwright.agent.solve_types import Person, Wired
-from patchwright.agent.task.pipeline_strategy import REPLY_TOKENS, context_budget
+from patchwright.agent.task.pipeline_strategy import context_budget
 from patchwright.agent.task.prepare import Groundwork
 from patchwright.agent.task.repo import TaskRepo
 from patchwright.agent.tools import Workbench, builtin_tools

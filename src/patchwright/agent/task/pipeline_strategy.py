@@ -15,7 +15,7 @@ from patchwright.agent.context import (
 from patchwright.agent.edit_format import choose_format
 from patchwright.agent.keeping import Keeper
 from patchwright.agent.lang_examples import edit_language
-from patchwright.agent.pipeline_options import SolveOptions
+from patchwright.agent.pipeline_options import REPLY_TOKENS, SolveOptions
 from patchwright.agent.pipeline_solver import PipelineSolver
 from patchwright.agent.prompts import render
 from patchwright.agent.record import RunRecord
@@ -33,7 +33,6 @@ from patchwright.workspace.transaction import Transaction
 # Candidates per iteration for small models when --candidates is "auto" (measured: see
 # benchmarks/tasks and the README); other models get one.
 AUTO_CANDIDATES_SMALL = 1
-REPLY_TOKENS = 2048
 
 
 def candidates_for(requested: int | None, info: ModelInfo) -> int:
