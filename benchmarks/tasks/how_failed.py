@@ -49,10 +49,17 @@ def patchwright_attempts(task_dir: Path) -> list[str]:
         after = next((m for m in messages[i + 1 :] if m.get("role") == "user"), None)
         feedback = str(after.get("content", "")) if after else ""
         if after is None or messages.index(after) != i + 1:  # a new conversation began
-            summary = json.loads((runs[-1].parent / "summary.json").read_text())
-            feedback = feedback if after and _FAILED in feedback else str(summary.get("reason"))
+            feedback = feedback if after and _FAILED in feedback else _reason(runs[-1].parent)
         lines.append(_headline(feedback))
     return lines
+
+
+def _reason(run: Path) -> str:
+    """Why the run ended, from its summary; a run stopped at the time limit has none."""
+    summary = run / "summary.json"
+    if not summary.exists():
+        return "(no summary: the run was stopped, at the benchmark's time limit or by hand)"
+    return str(json.loads(summary.read_text()).get("reason"))
 
 
 def _headline(feedback: str) -> str:
@@ -67,14 +74,14 @@ def aider_run(task_dir: Path) -> list[str]:
     """Aider's attempts, whether it claimed the tests pass, and the verdict of the last test
     output it was shown."""
     outcome_file = task_dir / "outcome.json"
-    if not outcome_file.exists():
-        return ["(no record)"]
-    outcome = json.loads(outcome_file.read_text())
+    outcome = json.loads(outcome_file.read_text()) if outcome_file.exists() else {}
     chat = (task_dir / "chat.md").read_text() if (task_dir / "chat.md").exists() else ""
     applied = chat.count("> Applied edit to")
     replies = chat.count("> Tokens:")
-    head = (f"{outcome.get('reflections', 0) + 1} attempt(s), {replies} replies, {applied} "
-            f"applied, tests {'passed' if outcome.get('test_outcome') else 'failed'}")  # fmt: skip
+    tests = "passed" if outcome.get("test_outcome") else "failed"
+    head = (f"{outcome['reflections'] + 1} attempt(s), {replies} replies, {applied} applied, "
+            f"tests {tests}" if "reflections" in outcome
+            else f"{replies} replies, {applied} applied, stopped before its outcome (time limit)")  # fmt: skip
     history = (task_dir / "llm.history").read_text() if (task_dir / "llm.history").exists() else ""
     history = _ROLE.sub("", history)  # the log's lines begin with who sent them
     found = sorted((m for rx in _VERDICTS for m in rx.finditer(history)), key=lambda m: m.start())
