@@ -46,10 +46,10 @@ def patchwright_attempts(task_dir: Path) -> list[str]:
     for i, message in enumerate(messages):
         if message.get("role") != "assistant":
             continue
-        after = next((m for m in messages[i + 1 :] if m.get("role") == "user"), None)
-        feedback = str(after.get("content", "")) if after else ""
-        if after is None or messages.index(after) != i + 1:  # a new conversation began
-            feedback = feedback if after and _FAILED in feedback else _reason(runs[-1].parent)
+        j = next((j for j in range(i + 1, len(messages)) if messages[j].get("role") == "user"), 0)
+        feedback = str(messages[j].get("content", "")) if j else ""
+        if j != i + 1:  # a new conversation began (it restates the failure), or the run ended
+            feedback = feedback if j and _FAILED in feedback else _reason(runs[-1].parent)
         lines.append(_headline(feedback))
     return lines
 
