@@ -15,10 +15,11 @@ from patchwright.agent.pipeline_options import SolveOptions
 from patchwright.agent.pipeline_solver import PipelineSolver
 from patchwright.agent.solve_types import Decision
 from patchwright.agent.working_copy import WorkingCopy
-from patchwright.events import Event, EventBus, ModelRequest
+from patchwright.events import Event, EventBus, ModelReply, ModelRequest
 from patchwright.llm import Message, ModelInfo, OnToken, Reply, ToolSpec
 from patchwright.llm.router import Candidate, Router
 from patchwright.llm.scripted import ScriptedModel
+from patchwright.llm.types import rough_token_count
 from patchwright.verify import GateResult
 from patchwright.workspace.textfile import TextFile, decode_bytes
 
@@ -285,14 +286,16 @@ LOOPING = "calc.py\n```python\ndef add(a, b):\n" + "    return a + b if a else b
 
 
 def test_a_reply_that_loops_is_stopped_as_it_begins_and_told_what_it_repeated() -> None:
-    s, _, _ = solver([LOOPING + "```\n", FIXED])
+    s, _, events = solver([LOOPING + "```\n", FIXED])
     result = s.solve(OPTS)
     assert (result.outcome, result.iterations, result.replies) == ("solved", 1, 2)
-    stopped = s.history[2]["content"]
-    assert len(stopped) < len(LOOPING) // 2  # ended within a few repeats, not at the limit
-    told = s.history[3]["content"]
+    first = next(e for e in events if isinstance(e, ModelReply))
+    assert first.completion_tokens < rough_token_count(LOOPING) // 2  # stopped a few repeats in
+    assert [m["role"] for m in s.messages] == ["system", "user", "assistant"]  # loop dropped
+    told = s.messages[1]["content"]  # its feedback joined the request
     assert "began repeating `return a + b if a else b` over and over" in told
     assert "Write each line once" in told and "cut off after" not in told
+    assert s.messages[2]["content"] == FIXED
 
 
 class Limited(ScriptedModel):
@@ -326,5 +329,6 @@ def test_a_reply_cut_off_while_still_writing_its_file_gets_twice_the_room_next()
     result = s.solve(replace(OPTS, reply_tokens=500))
     assert (result.outcome, result.replies) == ("solved", 2)
     assert model.limits == [500, 1000]
-    assert "cut off after 500 tokens" in s.history[3]["content"]
+    assert [m["role"] for m in s.messages] == ["system", "user", "assistant"]  # not copied
+    assert "cut off after 500 tokens" in s.messages[1]["content"]
     assert "total59" in disk.files["calc.py"]

@@ -261,8 +261,10 @@ class PipelineSolver:
             self.repeats = self.repeats + 1 if attempt.kind == "repeated" else 0
             cut_off = self.looped is not None or _cut_off(reply, opts.reply_tokens)
             if cut_off and not attempt.ok and self.messages[-1]["role"] == "assistant":
-                # keep the conversation short: a runaway reply is noise for every later call
-                self.messages[-1]["content"] = reply.text[:1200] + "\n[... reply cut off]"
+                # dropped, its feedback joining the request: a runaway reply is noise for every
+                # later call, and a truncated one was copied, truncation mark and all (polyglot
+                # Rust scale-generator: the third reply sent the second's first 1,200 characters)
+                self.messages.pop()
             self.actions.append(
                 {
                     "iteration": iteration,

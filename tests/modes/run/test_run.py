@@ -276,7 +276,7 @@ def test_branch_commits_on_a_working_branch(
     assert shop.git(shop_repo, "rev-parse", "main").strip() != out["commit"]
 
 
-def test_a_runaway_reply_is_cut_short_in_the_history_and_explained(
+def test_a_runaway_reply_is_stopped_dropped_from_the_history_and_explained(
     shop_repo: Path, script: Callable[[list[str]], Path], shop: Any
 ) -> None:
     runaway = "shop/pricing.py\n```python\n" + "assert apply_discount(1, 1) == 1\n" * 900
@@ -285,10 +285,11 @@ def test_a_runaway_reply_is_cut_short_in_the_history_and_explained(
     assert code == 0, out
     trajectory = next((shop_repo / ".patchwright" / "runs").iterdir()) / "trajectory.json"
     messages = json.loads(trajectory.read_text())["messages"]
-    assert messages[2]["content"].endswith("[... reply cut off]")
-    assert len(messages[2]["content"]) < 1300
-    assert "cut off" in messages[3]["content"]
-    assert "tests/test_pricing.py" in messages[3]["content"]  # named as read-only
+    assert [m["role"] for m in messages[:3]] == ["system", "user", "assistant"]
+    assert "apply_discount(1, 1)" not in messages[2]["content"]  # the good reply, not the loop
+    told = messages[1]["content"]  # the loop's feedback joined the request
+    assert "began repeating `assert apply_discount(1, 1) == 1` over and over" in told
+    assert "tests/test_pricing.py" in told  # named as read-only
 
 
 def test_the_tests_to_pass_are_shown_for_reference_before_the_files_to_edit(
