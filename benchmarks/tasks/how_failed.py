@@ -37,7 +37,9 @@ def _said(text: str, limit: int = 110) -> str:
 
 def patchwright_attempts(task_dir: Path) -> list[str]:
     """One line per reply of the run's trajectory: the feedback the reply got, shortened to
-    its headline and first problem (the run's last reply: the summary's reason)."""
+    its headline and first problem (the run's last reply: the summary's reason). Replies the
+    conversation dropped (an echo, one cut off or looping) are not in the trajectory: the
+    run's events.jsonl counts them (``edit.failed``)."""
     runs = sorted(task_dir.glob("*/trajectory.json"))
     if not runs:
         return ["(no record)"]
