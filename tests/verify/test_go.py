@@ -99,6 +99,20 @@ def test_a_package_that_stops_building_is_a_new_failure_and_go_vet_refuses_it(
     assert vetted.code == "compile"
 
 
+def test_a_syntax_error_is_explained_by_the_go_compiler_too(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    write({**FILES, "calc.go": CALC.replace("return a - b", "return a + b")})
+    base = baseline()
+    write({"calc.go": CALC.replace("return a * b", "return a * b)")})
+    results = check(base, ["calc.go"])
+    assert results["syntax"].status == "failed" and results["tests"].status == "skipped"
+    assert results["types"].status == "failed", results["types"]  # run, to explain it
+    assert all(p.path == "calc.go" for p in results["types"].new_problems)
+    summary = summarize_failures(list(results.values()))
+    assert "the compiler's account of them is below" in summary and "calc.go:10" in summary
+
+
 def test_go_vet_blocks_only_new_findings(
     write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
 ) -> None:

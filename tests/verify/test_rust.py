@@ -125,6 +125,31 @@ def test_the_compilers_suggested_fix_reaches_the_repair_report(
     assert f"- {problem.render()}\n    {problem.hint}" in summarize_failures(list(results.values()))
 
 
+def test_a_syntax_error_is_explained_by_the_compiler_not_only_placed_by_tree_sitter(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    """Polyglot Rust scale-generator: told `syntax error near "b'"` twice, the model kept its
+    multi-character byte literals; rustc names the mistake and the fix."""
+    first = "pub fn first(s: &str) -> bool {\n    s.as_bytes()[0] == b'A'\n}\n"
+    write({"Cargo.toml": CARGO, "src/lib.rs": first})
+    base = baseline()
+    write({"src/lib.rs": first.replace("b'A'", "b'Ab'")})
+    results = check(base, ["src/lib.rs"])
+    assert results["syntax"].status == "failed"
+    assert results["lint"].status == "skipped" and results["tests"].status == "skipped"
+    assert results["types"].status == "failed", results["types"]  # run, to explain it
+    (problem,) = results["types"].new_problems
+    assert (
+        problem.line == 2 and "character literal may only contain one codepoint" in problem.message
+    )
+    summary = summarize_failures(list(results.values()))
+    assert (
+        "syntax gate failed with" in summary
+        and "the compiler's account of them is below" in summary
+    )
+    assert "syntax error near" not in summary and 'b"Ab"' in summary  # rustc's suggestion
+
+
 def test_old_errors_do_not_block_and_only_new_ones_do(
     repo: Path, write: Callable[..., None], baseline: Callable[..., Baseline]
 ) -> None:

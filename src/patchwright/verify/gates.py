@@ -57,7 +57,7 @@ def run_gates(
     results: list[GateResult] = []
     failed: str | None = None
     for gate in chosen:
-        if failed and stop_on_failure:
+        if failed and stop_on_failure and not _explains(gate.name, results):
             results.append(GateResult(gate.name, "skipped", reason=f"not run: {failed}"))
             continue
         started = time.monotonic()
@@ -72,3 +72,19 @@ def run_gates(
             what = "could not run" if result.could_not_run else "failed"
             failed = f"the {gate.name} gate {what}"
     return results
+
+
+# Languages whose compiler the types gate runs (go vet, cargo check, tsc), by suffix.
+COMPILED = (".go", ".rs", ".ts", ".tsx", ".mts", ".cts")
+
+
+def _explains(gate: str, results: Sequence[GateResult]) -> bool:
+    """Whether ``gate`` runs although an earlier one failed: the types gate after a syntax
+    failure in files its compiler reads, to tell what the parse error is. tree-sitter says
+    ``syntax error near "b'"``; rustc says ``character literal may only contain one
+    codepoint`` and how to write a byte string (polyglot Rust scale-generator: two replies
+    refused on the first account alone)."""
+    failed = [r for r in results if not r.ok]
+    if gate != "types" or [r.name for r in failed] != ["syntax"] or not failed[0].new_problems:
+        return False
+    return all(p.path.endswith(COMPILED) for p in failed[0].new_problems)

@@ -51,6 +51,10 @@ def summarize_failures(results: Sequence[GateResult]) -> str:
                 parts.append(_detail(r.output))
             continue
         count = len(r.new_problems)
+        if _told_better(r, results):
+            parts.append(f"{r.name} gate failed with {count} new problem{'s' * (count != 1)}; "
+                         "the compiler's account of them is below.")  # fmt: skip
+            continue
         parts.append(f"{r.name} gate failed with {count} new problem{'s' * (count != 1)}:")
         groups = _same_error(r.new_problems)
         for p, lines in groups[:MAX_PROBLEMS]:
@@ -67,6 +71,16 @@ def summarize_failures(results: Sequence[GateResult]) -> str:
     if len(text) > MAX_CHARS:
         text = text[: MAX_CHARS - 20].rstrip() + "\n... (truncated)"
     return text
+
+
+def _told_better(result: GateResult, results: Sequence[GateResult]) -> bool:
+    """Whether a failed syntax gate's problems are all in files the types gate, run after it
+    (``verify.gates``), found new problems in: the compiler says what tree-sitter only
+    places."""
+    if result.name != "syntax" or not result.new_problems:
+        return False
+    compiled = {p.path for r in results if r.name == "types" for p in r.new_problems}
+    return all(p.path in compiled for p in result.new_problems)
 
 
 def _same_error(problems: Sequence[Problem]) -> list[tuple[Problem, list[int]]]:
