@@ -4,9 +4,11 @@ any model call is spent on it."""
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
+from tests.conftest import make_repo
 
 from patchwright.agent.request import Overrides, RunError, build_request
 from patchwright.agent.session import Session
@@ -96,3 +98,22 @@ def test_with_the_users_test_command_the_whole_suite_must_pass(
     ground, _ = groundwork(shop_repo, tmp_path, test_cmd="python -m pytest -q")
     assert ground.criterion.test_cmd == "python -m pytest -q"
     assert ground.protected == ["tests/test_pricing.py"]  # the failing tests' file
+
+
+STUBS = "/// What should the type of _function be?\npub fn map(input: Vec<i32>, _function: ()) -> Vec<i32> {\n    todo!()\n}\n"
+ACCUMULATE = "use accumulate::map;\n\n#[test]\nfn squares() {\n    assert_eq!(map(vec![1, 2], |x| x * x), vec![1, 4]);\n}\n"
+
+
+@pytest.mark.skipif(shutil.which("cargo") is None, reason="cargo is not installed")
+def test_tests_that_do_not_build_against_the_stubs_are_read_only_all_the_same(
+    tmp_path: Path,
+) -> None:
+    """Polyglot Rust accumulate: the stubs' signature did not fit the tests, so the suite did
+    not build and named no test file; 3 of 4 replies then rewrote the tests to fit."""
+    cargo = '[package]\nname = "accumulate"\nversion = "0.1.0"\nedition = "2021"\n'
+    files = {"Cargo.toml": cargo, "src/lib.rs": STUBS, "tests/accumulate.rs": ACCUMULATE}
+    repo = make_repo(tmp_path / "accumulate", files)
+    ground, _ = groundwork(repo, tmp_path, "Implement the exercise in src/lib.rs.",
+                           test_cmd="cargo test --offline")  # fmt: skip
+    assert set(ground.criterion.must_pass) == {".::[build]"}  # no test of its own file
+    assert ground.protected == ["tests/accumulate.rs"]

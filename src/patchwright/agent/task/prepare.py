@@ -106,6 +106,13 @@ def protected_tests(
     cases = baseline.tests.cases if baseline.tests else {}
     required = required_tests(baseline, criterion)
     files = {cases[t].path for t in required if cases[t].path and not cases[t].inline}
+    # A suite that does not build has no test of a file: the test files its errors name are
+    # read-only too (polyglot Rust accumulate: the stubs' types did not fit the tests, and 3
+    # of 4 replies rewrote the tests to fit them).
+    for t in required:
+        if cases[t].path not in paths:
+            said = f"{cases[t].message}\n{cases[t].detail}"
+            files.update(p for p in mentioned_files(said, paths) if is_test_path(p))
     files.update(p for p in mentioned_files(task, paths) if is_test_path(p))
     commands = " ".join(c for c in (criterion.test_cmd, *criterion.done_when) if c)
     files.update(mentioned_files(commands, paths))
