@@ -5,6 +5,7 @@ any model call is spent on it."""
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -12,10 +13,11 @@ from tests.conftest import make_repo
 
 from patchwright.agent.request import Overrides, RunError, build_request
 from patchwright.agent.session import Session
-from patchwright.agent.task.prepare import Groundwork, prepare
+from patchwright.agent.task.prepare import UNBUILT_TESTS, Groundwork, _unbuilt_tests, prepare
 from patchwright.agent.task.repo import open_repo
 from patchwright.config import Settings
 from patchwright.events import BaselineDone, BaselineStart, CriterionDecided, Event, EventBus
+from patchwright.verify.testmodel import TestCase
 
 TASK = "apply_discount returns the discount, not the price. Fix it."
 
@@ -100,7 +102,7 @@ def test_with_the_users_test_command_the_whole_suite_must_pass(
     assert ground.protected == ["tests/test_pricing.py"]  # the failing tests' file
 
 
-STUBS = "/// What should the type of _function be?\npub fn map(input: Vec<i32>, _function: ()) -> Vec<i32> {\n    todo!()\n}\n"
+STUBS = "/// What should the type of _function be?\npub fn map(input: Vec<i32>, _function: ???) -> Vec<i32> {\n    todo!()\n}\n"
 ACCUMULATE = "use accumulate::map;\n\n#[test]\nfn squares() {\n    assert_eq!(map(vec![1, 2], |x| x * x), vec![1, 4]);\n}\n"
 
 
@@ -108,12 +110,22 @@ ACCUMULATE = "use accumulate::map;\n\n#[test]\nfn squares() {\n    assert_eq!(ma
 def test_tests_that_do_not_build_against_the_stubs_are_read_only_all_the_same(
     tmp_path: Path,
 ) -> None:
-    """Polyglot Rust accumulate: the stubs' signature did not fit the tests, so the suite did
-    not build and named no test file; 3 of 4 replies then rewrote the tests to fit."""
+    """Polyglot Rust accumulate: the stubs did not compile (``_function: ???``), so the suite
+    named no test file; 3 of 4 replies then rewrote the tests to fit their own signature."""
     cargo = '[package]\nname = "accumulate"\nversion = "0.1.0"\nedition = "2021"\n'
     files = {"Cargo.toml": cargo, "src/lib.rs": STUBS, "tests/accumulate.rs": ACCUMULATE}
     repo = make_repo(tmp_path / "accumulate", files)
     ground, _ = groundwork(repo, tmp_path, "Implement the exercise in src/lib.rs.",
                            test_cmd="cargo test --offline")  # fmt: skip
-    assert set(ground.criterion.must_pass) == {".::[build]"}  # no test of its own file
+    assert ".::[build]" in ground.criterion.must_pass  # no test of a file
     assert ground.protected == ["tests/accumulate.rs"]
+
+
+def test_a_folder_that_does_not_build_makes_its_own_few_test_files_read_only() -> None:
+    build = TestCase("pkg::[build]", "error", "pkg", None, "build failed",
+                     "./pkg/calc.go:3:1: syntax error: non-declaration statement")  # fmt: skip
+    paths = ["pkg/calc.go", "pkg/calc_test.go", "other/other_test.go", "main_test.go"]
+    assert _unbuilt_tests(build, paths) == {"pkg/calc_test.go"}
+    many = [f"pkg/t{i}_test.go" for i in range(UNBUILT_TESTS + 1)]
+    named = replace(build, detail="pkg/t3_test.go:9:2: undefined: Add")
+    assert _unbuilt_tests(named, many) == {"pkg/t3_test.go"}  # too many: only those it names

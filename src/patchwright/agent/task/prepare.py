@@ -30,6 +30,7 @@ from patchwright.agent.task.preflight import (
 from patchwright.agent.task.repo import TaskRepo
 from patchwright.events import BaselineDone, BaselineStart, CriterionDecided
 from patchwright.verify import Baseline, take_baseline
+from patchwright.verify.testmodel import TestCase
 
 _CHANGE_TESTS = re.compile(
     r"\b(?:update|change|rewrite|edit|add|write)\s+(?:the\s+|a\s+|new\s+)?"
@@ -93,6 +94,21 @@ def required_tests(baseline: Baseline, criterion: Criterion) -> list[str]:
     return sorted(t for t in required if t in cases)
 
 
+UNBUILT_TESTS = 20  # at most this many test files of a folder made read-only as a whole
+
+
+def _unbuilt_tests(case: TestCase, paths: Sequence[str]) -> set[str]:
+    """The tests of a suite that does not build, which names no test's file: the test files
+    its errors name, and those of its folder (``case.path``) when they are few. Polyglot Rust
+    accumulate's stubs did not compile (``_function: ???``), so no test file was read-only
+    and 3 of 4 replies rewrote the tests to fit the signature they chose."""
+    said = f"{case.message}\n{case.detail}"
+    named = {p for p in mentioned_files(said, paths) if is_test_path(p)}
+    folder = "" if case.path.strip("/") in ("", ".") else case.path.strip("/")
+    under = {p for p in paths if is_test_path(p) and (not folder or p.startswith(f"{folder}/"))}
+    return named | (under if len(under) <= UNBUILT_TESTS else set())
+
+
 def protected_tests(
     baseline: Baseline, criterion: Criterion, task: str, paths: Sequence[str] = ()
 ) -> list[str]:
@@ -106,13 +122,9 @@ def protected_tests(
     cases = baseline.tests.cases if baseline.tests else {}
     required = required_tests(baseline, criterion)
     files = {cases[t].path for t in required if cases[t].path and not cases[t].inline}
-    # A suite that does not build has no test of a file: the test files its errors name are
-    # read-only too (polyglot Rust accumulate: the stubs' types did not fit the tests, and 3
-    # of 4 replies rewrote the tests to fit them).
     for t in required:
-        if cases[t].path not in paths:
-            said = f"{cases[t].message}\n{cases[t].detail}"
-            files.update(p for p in mentioned_files(said, paths) if is_test_path(p))
+        if cases[t].path not in paths:  # a build failure, of a folder (or of the root: "")
+            files.update(_unbuilt_tests(cases[t], paths))
     files.update(p for p in mentioned_files(task, paths) if is_test_path(p))
     commands = " ".join(c for c in (criterion.test_cmd, *criterion.done_when) if c)
     files.update(mentioned_files(commands, paths))
