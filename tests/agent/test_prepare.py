@@ -13,11 +13,17 @@ from tests.conftest import make_repo
 
 from patchwright.agent.request import Overrides, RunError, build_request
 from patchwright.agent.session import Session
-from patchwright.agent.task.prepare import UNBUILT_TESTS, Groundwork, _unbuilt_tests, prepare
+from patchwright.agent.task.prepare import (
+    UNBUILT_TESTS,
+    Groundwork,
+    _unbuilt_tests,
+    _untold_tests,
+    prepare,
+)
 from patchwright.agent.task.repo import open_repo
 from patchwright.config import Settings
 from patchwright.events import BaselineDone, BaselineStart, CriterionDecided, Event, EventBus
-from patchwright.verify.testmodel import TestCase
+from patchwright.verify.testmodel import TestCase, TestRun
 
 TASK = "apply_discount returns the discount, not the price. Fix it."
 
@@ -129,3 +135,17 @@ def test_a_folder_that_does_not_build_makes_its_own_few_test_files_read_only() -
     many = [f"pkg/t{i}_test.go" for i in range(UNBUILT_TESTS + 1)]
     named = replace(build, detail="pkg/t3_test.go:9:2: undefined: Add")
     assert _unbuilt_tests(named, many) == {"pkg/t3_test.go"}  # too many: only those it names
+
+
+def test_a_failing_command_that_names_no_test_makes_its_few_test_files_read_only() -> None:
+    """A bare ``npm test`` (``node test/check.js``) reports no test: its test files stand for
+    the failing tests, all of them when few, else those its output names."""
+    said = "AssertionError: -1 !== 5\n    at Object.<anonymous> (test/t3.test.js:4:8)"
+    failing = TestRun("npm test", 1, said)
+    paths = ["src/calc.js", "test/check.js", "test/t3.test.js", "README.md"]
+    assert _untold_tests(failing, paths) == {"test/check.js", "test/t3.test.js"}
+    many = [f"test/t{i}.test.js" for i in range(UNBUILT_TESTS + 1)]
+    assert _untold_tests(failing, many) == {"test/t3.test.js"}  # too many: only those it names
+    assert _untold_tests(replace(failing, exit_code=0), paths) == set()  # passes: none
+    named = TestCase("test/check.js::adds", "failed", "test/check.js", None, "", "")
+    assert _untold_tests(replace(failing, cases={named.id: named}), paths) == set()

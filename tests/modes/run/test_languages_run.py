@@ -210,6 +210,41 @@ def test_unlinking_the_protected_rust_tests_does_not_count_as_passing_them(
     assert "Your change removed `mod tests;` from src/lib.rs" in repair
 
 
+CHECK_JS = (
+    "const assert = require('node:assert');\nconst { add } = require('../src/calc');\n\n"
+    "assert.strictEqual(add(2, 3), 5);\n"
+)
+
+
+def test_a_test_script_that_names_no_test_keeps_the_tests_read_only_all_the_same(
+    tmp_path: Path, script: Script, shop: Any
+) -> None:
+    """``"test": "node test/check.js"`` reports no per-test outcome, so no test file was
+    read-only: a reply that rewrote the check into one that passes ended ``solved``."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    root = tmp_path / "bare"
+    root.mkdir()
+    files = {"package.json": _package("node test/check.js"), "src/calc.js": CALC_JS,
+             "test/check.js": CHECK_JS}  # fmt: skip
+    repo = shop.make_repo(root, files)
+    cheat = sr(
+        "test/check.js", "javascript", "assert.strictEqual(add(2, 3), 5);", "assert.ok(add);"
+    )
+    fix = sr("src/calc.js", "javascript", "  return a - b;", "  return a + b;")
+    code, out = shop.run(repo, TASK, script([cheat, fix, "fix(calc): add adds"]),
+                         "--test-cmd", "npm test")  # fmt: skip
+    assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
+    assert (repo / "test/check.js").read_text() == CHECK_JS
+    assert "  return a + b;" in (repo / "src/calc.js").read_text()
+    run_dir = next((repo / ".patchwright" / "runs").iterdir())
+    messages = json.loads((run_dir / "trajectory.json").read_text())["messages"]
+    prompts = [m["content"] for m in messages if m["role"] == "user"]
+    assert "the tests your change must make pass. They are read-only" in prompts[0]
+    assert "- test/check.js:4: `assert.strictEqual(add(2, 3), 5);`" in prompts[0]
+    assert "Your reply began to rewrite test/check.js and was stopped there" in prompts[0]
+
+
 FUNCTIONS = {
     "node": "function add(a, b) {\n  return a + b;\n}\n",
     "go": "func Add(a, b int) int {\n\treturn a + b\n}\n",

@@ -30,7 +30,7 @@ from patchwright.agent.task.preflight import (
 from patchwright.agent.task.repo import TaskRepo
 from patchwright.events import BaselineDone, BaselineStart, CriterionDecided
 from patchwright.verify import Baseline, take_baseline
-from patchwright.verify.testmodel import TestCase
+from patchwright.verify.testmodel import TestCase, TestRun
 
 _CHANGE_TESTS = re.compile(
     r"\b(?:update|change|rewrite|edit|add|write)\s+(?:the\s+|a\s+|new\s+)?"
@@ -102,9 +102,23 @@ def _unbuilt_tests(case: TestCase, paths: Sequence[str]) -> set[str]:
     its errors name, and those of its folder (``case.path``) when they are few. Polyglot Rust
     accumulate's stubs did not compile (``_function: ???``), so no test file was read-only
     and 3 of 4 replies rewrote the tests to fit the signature they chose."""
-    said = f"{case.message}\n{case.detail}"
-    named = {p for p in mentioned_files(said, paths) if is_test_path(p)}
     folder = "" if case.path.strip("/") in ("", ".") else case.path.strip("/")
+    return _suite_tests(f"{case.message}\n{case.detail}", folder, paths)
+
+
+def _untold_tests(run: TestRun | None, paths: Sequence[str]) -> set[str]:
+    """The tests of a test command that fails and names no test (a bare ``npm test`` running
+    ``node test/check.js``): the test files its output names, and all the repository's when
+    they are few. Without them a reply that rewrote the check to pass would count as solved."""
+    if run is None or run.cases or not run.exit_code:
+        return set()
+    return _suite_tests(run.output, "", paths)
+
+
+def _suite_tests(said: str, folder: str, paths: Sequence[str]) -> set[str]:
+    """Test files that ``said`` names, and those under ``folder`` ("" for all) if at most
+    ``UNBUILT_TESTS``."""
+    named = {p for p in mentioned_files(said, paths) if is_test_path(p)}
     under = {p for p in paths if is_test_path(p) and (not folder or p.startswith(f"{folder}/"))}
     return named | (under if len(under) <= UNBUILT_TESTS else set())
 
@@ -125,6 +139,8 @@ def protected_tests(
     for t in required:
         if cases[t].path not in paths:  # a build failure, of a folder (or of the root: "")
             files.update(_unbuilt_tests(cases[t], paths))
+    if criterion.test_cmd:  # the whole suite must pass: with no test named, all of it is read-only
+        files.update(_untold_tests(baseline.tests, paths))
     files.update(p for p in mentioned_files(task, paths) if is_test_path(p))
     commands = " ".join(c for c in (criterion.test_cmd, *criterion.done_when) if c)
     files.update(mentioned_files(commands, paths))
