@@ -46,3 +46,16 @@ def test_a_read_only_file_named_in_prose_or_with_no_read_only_files_changes_noth
     prose = FIX + "test_calc.py\nnow passes: `add` adds.\n"
     assert stream(CopyStop(["test_calc.py"]), prose) == prose
     assert stream(CopyStop([]), FIX + COPY) == FIX + COPY
+
+
+def test_a_reply_that_goes_on_to_copy_the_prompt_ends_where_the_copy_begins() -> None:
+    """Polyglot Rust gigasecond: its edits written, the reply copied "The files you may edit:"
+    and the files again until its token limit."""
+    stop = CopyStop([])
+    said = stream(stop, FIX + "The files you may edit:\n\n" + FIX * 5)
+    assert stop.trimmed(said) == FIX.rstrip() + "\n"
+    quoted = "notes.md\n```markdown\nThe files you may edit:\n- calc.py\n```\n"
+    inside = CopyStop([])
+    assert stream(inside, FIX + quoted) == FIX + quoted and inside.cut is None  # in a file
+    first = CopyStop([])
+    assert stream(first, "The files you may edit:\n\n" + FIX) and first.cut is None  # no edit yet

@@ -10,6 +10,10 @@ a read-only file followed by an opening fence ends the reply there
 names the file), and the model is told why: on the benchmarks' kept records, 6 of 168 replies
 began with the test file and none went on to the code (Exercism's bank-account: 1,383 tokens,
 175 s, for a copy that was refused).
+
+A reply that, its edits written, goes on to copy the prompt itself ("The files you may edit:"
+and the files again) ends where the copied heading begins, too: polyglot Rust gigasecond's
+solving reply did so until its token limit, ~2,500 of its 3,530 characters.
 """
 
 from __future__ import annotations
@@ -20,6 +24,11 @@ from collections.abc import Iterable
 from patchwright.llm import OnToken, ReplyComplete
 
 _FENCE = "```"
+# the headings of the task prompt (templates/task.j2) that a reply has no reason to write
+_ECHO = re.compile(
+    r"(?m)^(?:The files you may edit:|For reference only: the tests"
+    r"|Currently failing \(your change|Reply with the edits that complete)"
+)
 
 
 class CopyStop:
@@ -39,11 +48,13 @@ class CopyStop:
     def __call__(self, piece: str) -> None:
         if self._on_token is not None:
             self._on_token(piece)
-        if self._header is None:
-            return
         start = max(0, len(self._text) - 400)  # a header spans a few pieces at most
         self._text += piece
-        if _FENCE not in self._text[start:]:
+        echo = _ECHO.search(self._text, start) if "\n" in self._text[start:] else None
+        if echo is not None and _closed(self._text[: echo.start()]):
+            self.cut = echo.start()
+            raise ReplyComplete
+        if self._header is None or _FENCE not in self._text[start:]:
             return
         found = self._header.search(self._text, start)
         if found is None:
@@ -58,3 +69,9 @@ class CopyStop:
     def trimmed(self, text: str) -> str:
         """``text`` without the copy, or as it was when nothing was cut."""
         return text if self.cut is None else text[: self.cut].rstrip() + "\n"
+
+
+def _closed(before: str) -> bool:
+    """Whether ``before`` has a fenced block and ends outside one."""
+    fences = before.count(_FENCE)
+    return fences >= 2 and fences % 2 == 0
