@@ -125,6 +125,20 @@ def test_the_compilers_suggested_fix_reaches_the_repair_report(
     assert f"- {problem.render()}\n    {problem.hint}" in summarize_failures(list(results.values()))
 
 
+def test_a_terse_compiler_message_carries_what_its_label_says(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    """Polyglot Rust grade-school: told only "[E0308] mismatched types", three repairs in a
+    row guessed at the types; rustc's label says which types."""
+    names = "pub fn has(names: &[String], name: &str) -> bool {\n    names.contains(&name.to_string())\n}\n"
+    write({"Cargo.toml": CARGO, "src/lib.rs": names})
+    base = baseline()
+    write({"src/lib.rs": names.replace("&name.to_string()", "name")})
+    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    assert problem.code == "E0308"
+    assert problem.message == "mismatched types: expected `&String`, found `&str`"
+
+
 def test_a_syntax_error_is_explained_by_the_compiler_not_only_placed_by_tree_sitter(
     write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
 ) -> None:

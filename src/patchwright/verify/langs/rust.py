@@ -109,11 +109,20 @@ def _problem(item: dict[str, object], tree: Path, cwd: Path, warnings: bool) -> 
     if rel is None:
         return None
     line = primary.get("line_start")
-    message = str(item.get("message") or "").strip()
+    message = _with_label(str(item.get("message") or "").strip(), primary.get("label"))
     rendered = str(item.get("rendered") or "")
     return Problem("types", rel, line if isinstance(line, int) else None,
                    str(code) if code else "rustc", message, tail(rendered, 14, 1200),
                    _hint(item))  # fmt: skip
+
+
+def _with_label(message: str, label: object) -> str:
+    """``message`` with its primary span's label where that says what the message does not:
+    rustc's E0308 is only "mismatched types"; its label, "expected `&String`, found `&str`",
+    is what a repair needs (polyglot Rust grade-school's repairs were told the former only)."""
+    if not isinstance(label, str) or not label.strip() or label in message:
+        return message
+    return f"{message}: {label.strip()}" if "`" not in message or "expected" in label else message
 
 
 def _hint(item: dict[str, object]) -> str:
