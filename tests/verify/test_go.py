@@ -99,6 +99,26 @@ def test_a_package_that_stops_building_is_a_new_failure_and_go_vet_refuses_it(
     assert vetted.code == "compile"
 
 
+def test_a_call_with_the_wrong_arguments_says_what_was_passed_and_what_is_wanted(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    """Polyglot Go octal: the stub took three arguments where the tests pass one; told only
+    "not enough arguments in call to ParseOctal", four repairs kept all three."""
+    stub = "package calc\n\nfunc Add(a, b, c int) int {\n\treturn a + b\n}\n"
+    write({**FILES, "calc.go": stub})
+    base = baseline()
+    (build,) = base.failing_tests
+    case = base.tests.cases[build] if base.tests else None
+    assert case is not None and "have (number, number); want (int, int, int)" in (
+        case.message + case.detail
+    )
+    write({"calc.go": CALC.replace("return a - b", "return a + b"), "calc_test.go": TESTS})
+    fixed = baseline()
+    write({"calc.go": stub})
+    (vetted,) = check(fixed, ["calc.go"], gates=[TypesGate()])["types"].new_problems
+    assert "want (int, int, int)" in vetted.message
+
+
 def test_a_syntax_error_is_explained_by_the_go_compiler_too(
     write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
 ) -> None:

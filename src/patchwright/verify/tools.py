@@ -198,6 +198,22 @@ _SESSION_HEADER = re.compile(
 _ADDRESS = re.compile(r"(?<= at )0x[0-9a-fA-F]{4,16}(?=>)")
 
 
+def with_continuations(text: str, error: re.Pattern[str]) -> list[str]:
+    """``text``'s lines, stripped, each that ``error`` matches with the tab-indented lines
+    after it joined on — go's "not enough arguments in call to ParseOctal (have (string);
+    want (string, int64, bool))": the first line alone does not say what the call should be
+    (polyglot Go octal's stubs took three arguments where its tests pass one, and four
+    repairs kept all three)."""
+    lines: list[str] = []
+    more: dict[int, list[str]] = {}
+    for raw in text.splitlines():
+        if raw.startswith("\t") and raw.strip() and lines and error.match(lines[-1]):
+            more.setdefault(len(lines) - 1, []).append(raw.strip())
+        else:
+            lines.append(raw.strip())
+    return [f"{x} ({'; '.join(more[i])})" if i in more else x for i, x in enumerate(lines)]
+
+
 def stable(text: str) -> str:
     """``text`` with what changes from one run of the same tests to the next taken out:
     object addresses in reprs (``<function f at 0x7f3a…>``), so the same failure gives the

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from patchwright.verify.context import GateContext
 from patchwright.verify.model import Problem
-from patchwright.verify.tools import ToolBroken, tail, unusable
+from patchwright.verify.tools import ToolBroken, tail, unusable, with_continuations
 
 _VET_LINE = re.compile(r"^(vet: )?(\S+?\.go):(\d+)(?::\d+)?: (.+)$")
 _GO_ERROR = re.compile(r"^(?:go: |go build |build |cannot find |no required module|pattern )")
@@ -47,11 +47,11 @@ def vet_problems(ctx: GateContext, go: str, tree: Path, module: str) -> list[Pro
     problems: list[Problem] = []
     seen: set[tuple[str, int, str]] = set()
     loose: list[str] = []
-    for line in (result.stderr + "\n" + result.stdout).splitlines():
-        m = _VET_LINE.match(line.strip())
+    for line in with_continuations(result.stderr + "\n" + result.stdout, _VET_LINE):
+        m = _VET_LINE.match(line)
         if m is None:
-            if _GO_ERROR.match(line.strip()):
-                loose.append(line.strip())
+            if _GO_ERROR.match(line):
+                loose.append(line)
             continue
         rel = (Path(module) / m.group(2)).as_posix().removeprefix("./")
         rel = rel.replace("/./", "/")

@@ -22,6 +22,7 @@ from patchwright.verify.runners.common import add_case, clip, relative, simple_w
 from patchwright.verify.runners.plan import Plan
 from patchwright.verify.runners.value_diff import with_parting
 from patchwright.verify.testmodel import TestCase, TestOutcome, TestRun
+from patchwright.verify.tools import with_continuations
 
 _GO_TEST = re.compile(r"(?<![\w-])go\s+test(?=\s|$)")
 _FUNC = re.compile(r"^func\s+((?:Test|Example|Fuzz)\w*)\s*\(", re.M)
@@ -215,12 +216,10 @@ def _relative_refs(line: str, root: Path, folder: str) -> str:
 def _compile_errors(stderr: str, root: Path) -> dict[str, list[str]]:
     """The compiler's errors by package folder (``# example.com/p`` blocks on stderr)."""
     found: dict[str, list[str]] = {}
-    for line in stderr.splitlines():
-        m = _COMPILE_ERROR.match(line.strip())
-        if not m:
-            continue
-        rel = relative(m.group(1), root)
-        if rel is None:
+    for error in with_continuations(stderr, _COMPILE_ERROR):
+        m = _COMPILE_ERROR.match(error)
+        rel = relative(m.group(1), root) if m else None
+        if m is None or rel is None:
             continue
         folder = "" if Path(rel).parent == Path(".") else Path(rel).parent.as_posix()
         found.setdefault(folder, []).append(f"{rel}:{m.group(2)}: {m.group(3)}")
@@ -229,8 +228,8 @@ def _compile_errors(stderr: str, root: Path) -> dict[str, list[str]]:
 
 def _compile_lines(text: str, root: Path, folder: str) -> list[str]:
     lines = []
-    for line in text.splitlines():
-        m = _COMPILE_ERROR.match(line.strip())
+    for error in with_continuations(text, _COMPILE_ERROR):
+        m = _COMPILE_ERROR.match(error)
         if m:
             rel = relative(m.group(1), root) or m.group(1)
             lines.append(f"{rel}:{m.group(2)}: {m.group(3)}")
