@@ -3,9 +3,10 @@ written and rejected, and the feedback for a reply that held no usable edit.
 
 A rejected change's request repeats the goal, says what "done" means and shows only what
 failed: the check's summary, the lines of the change its errors point at, the definitions it
-deleted that the code still uses, and the notes the edit left (an import it added, say). A
-change that made most of the failing checks pass is told how close it came
-(``progress.closing_in``), so that its repair keeps what it fixed.
+deleted that the code still uses — and, apart from what failed, how the edit was applied (an
+import it added, say: polyglot Go octal's was listed under "What failed:"). A change that made
+most of the failing checks pass is told how close it came (``progress.closing_in``), so that
+its repair keeps what it fixed.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ def repair_for(
     prompt = render(
         "repair",
         task=goal,
-        failures="\n".join([*notes, report, *lost]),
+        failures="\n".join([report, *lost]),
+        notes=list(notes),
         fmt=opts.fmt,
         done=opts.done,
         criterion_failed=check.gates_ok,

@@ -245,6 +245,27 @@ def test_a_test_script_that_names_no_test_keeps_the_tests_read_only_all_the_same
     assert "Your reply began to rewrite test/check.js and was stopped there" in prompts[0]
 
 
+def test_how_an_edit_was_applied_is_told_apart_from_what_failed(
+    tmp_path: Path, script: Script, shop: Any
+) -> None:
+    """Polyglot Go octal: the import patchwright added for the reply was listed under "What
+    failed:", as if it were one of the failures."""
+    repo, (path, fence, (bad, good), _, said) = _repo("go", tmp_path, shop)
+    uses_fmt = sr(path, fence, bad, f"\t_ = fmt.Sprint(a)\n{bad}")
+    replies = script([uses_fmt, sr(path, fence, bad, good), "fix(calc): add adds"])
+    code, out = shop.run(repo, TASK, replies)
+    assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
+    run_dir = next((repo / ".patchwright" / "runs").iterdir())
+    messages = json.loads((run_dir / "trajectory.json").read_text())["messages"]
+    repair = [m["content"] for m in messages if m["role"] == "user"][1]
+    applied = 'How your edit was applied: calc.go: imported "fmt" (the change uses it;'
+    assert applied in repair
+    assert (
+        said in repair.split("What failed:\n", 1)[1]
+        and "imported" not in repair.split("What failed:\n", 1)[1]
+    )
+
+
 FUNCTIONS = {
     "node": "function add(a, b) {\n  return a + b;\n}\n",
     "go": "func Add(a, b int) int {\n\treturn a + b\n}\n",
