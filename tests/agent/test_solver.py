@@ -75,6 +75,9 @@ class RunsTheCode:
     criterion: bool = True
     checked: int = 0
 
+    def formatted(self, texts: Mapping[str, str | None]) -> dict[str, str]:
+        return {}  # no formatter here
+
     def check(self, touched: Sequence[str]) -> Check:
         self.checked += 1
         scope: dict[str, object] = {}

@@ -56,6 +56,8 @@ Trajectory = Callable[[Sequence[Mapping[str, object]], Sequence[Mapping[str, obj
 class Checker(Protocol):
     def check(self, touched: Sequence[str]) -> Check: ...
 
+    def formatted(self, texts: Mapping[str, str | None]) -> dict[str, str]: ...
+
 
 _ECHO = ("unchanged", "repeated")  # replies that change nothing new
 # what a conversation may fill of the window besides the reply: a tokenizer-free count runs
@@ -335,6 +337,7 @@ class PipelineSolver:
     ) -> StrategyResult:
         """Write the change, check it, and keep it through the keeper. Raises ``_Failed``
         (rolled back, the repair prompt queued) or ``Declined`` (rolled back)."""
+        self._format()
         changes = self.working.changes()
         txn = self.new_txn()
         txn.stage(changes)
@@ -364,6 +367,14 @@ class PipelineSolver:
         return StrategyResult(outcome, iteration, kept.files, kept.diff, changes=kept.changes,
                               first_try=iteration == 1 and first, check=kept.check,
                               exchange=self.exchange)  # fmt: skip
+
+    def _format(self) -> None:
+        """The formatter's layout for the changed files where the lint gate checks it
+        (``GateChecker.formatted``), noted for the model."""
+        texts = {p: self.working.text(p) for p in self.working.changed_paths()}
+        for path, text in self.checker.formatted(texts).items():
+            self.working.write(path, text)
+            self.pending_notes.append(f"{path}: formatted with gofmt")
 
     def _declined(
         self, opts: SolveOptions, iteration: int, declined: Declined

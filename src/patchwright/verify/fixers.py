@@ -1,4 +1,5 @@
-"""Fixes a tool makes without a model: ruff's safe fixes, ``ruff format``, ESLint ``--fix``.
+"""Fixes a tool makes without a model: ruff's safe fixes, ``ruff format``, ESLint ``--fix``,
+``gofmt``.
 
 Each tool runs in the sandbox as the lint gate runs it — the locked ruff, the project's own
 ESLint from ``node_modules/.bin`` — with the project's configuration, and writes nothing:
@@ -114,3 +115,12 @@ def eslint_fixed(
         if isinstance(report, dict) and isinstance(report.get("output"), str):
             fixed[_relative(root, str(report.get("filePath", "")))] = report["output"]
     return fixed
+
+
+def gofmt_formatted(root: Path, sandbox: Sandbox, gofmt: str, text: str) -> str | None:
+    """``text`` as ``gofmt`` writes it; None when gofmt cannot parse it (the syntax gate says
+    so) or cannot run (the lint gate says so)."""
+    result = sandbox.run([gofmt], stdin=text, cwd=root, timeout=60)
+    if unusable("gofmt", result) or result.exit_code != 0 or result.truncated:
+        return None
+    return result.stdout

@@ -266,6 +266,24 @@ def test_how_an_edit_was_applied_is_told_apart_from_what_failed(
     )
 
 
+def test_a_go_change_is_laid_out_as_gofmt_lays_it_out_instead_of_refused_for_it(
+    tmp_path: Path, script: Script, shop: Any
+) -> None:
+    """Polyglot Go bowling: two of four replies were refused as "not formatted as gofmt
+    formats it", and their tests never ran. A file the user keeps unformatted stays so."""
+    repo, (path, fence, (bad, _), _, _) = _repo("go", tmp_path, shop)
+    spaced = sr(path, fence, bad, "    return a+b")
+    code, out = shop.run(repo, TASK, script([spaced, "fix(calc): add adds"]), "--max-iter", "1")
+    assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
+    assert (repo / path).read_text() == GO_CALC.replace(bad, "\treturn a + b")
+    own = GO_CALC.replace("func Add(a, b int) int {", "func Add(a, b int) int{")  # not gofmt's
+    (repo / path).write_text(own)
+    shop.git(repo, "commit", "-qam", "my layout")
+    code, out = shop.run(repo, TASK, script([spaced, "fix(calc): add adds"]), "--max-iter", "1")
+    assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
+    assert (repo / path).read_text() == own.replace(bad, "    return a+b")
+
+
 FUNCTIONS = {
     "node": "function add(a, b) {\n  return a + b;\n}\n",
     "go": "func Add(a, b int) int {\n\treturn a + b\n}\n",

@@ -11,7 +11,7 @@ and the program's entry point runs for a few seconds and must not crash in a new
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from patchwright.agent.checker import Check, GateChecker, gate_event
@@ -46,6 +46,9 @@ class ReviewChecker:
         if check.gates_ok and self.findings:
             check.verdict = self._progress(check)
         return check
+
+    def formatted(self, texts: Mapping[str, str | None]) -> dict[str, str]:
+        return self.gates.formatted(texts)
 
     def _progress(self, check: Check) -> Verdict:
         fixed = [p.render() for r in check.results for p in r.fixed_problems]
