@@ -165,6 +165,11 @@ class AgentSolver:
         changed = self.bench.working.changed_paths()
         if not changed:
             raise _SentBack("you called finish without changing any file")
+        laid_out = self.bench.formatted({p: self.bench.working.text(p) for p in changed})
+        for path, text in laid_out.items():  # as the pipeline does: not refused for layout
+            self.bench.working.write(path, text)
+        if laid_out:
+            self.sync()
         check = self.last_check = self.bench.check(changed)
         check.require_verdicts()  # not the coder's fault: the run stops, rolled back
         if not check.ok:

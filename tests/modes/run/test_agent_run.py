@@ -4,6 +4,7 @@ git repositories, the scripted model calling the tools by their contract names."
 from __future__ import annotations
 
 import json
+import shutil
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -241,3 +242,24 @@ def test_an_mcp_tool_is_called_on_a_real_stdio_server(
     assert json.loads(listed.stdout)["tools"][0] == {
         "name": "notes.shout", "description": "Shout the text back.", "roles": ["coder"]
     }  # fmt: skip
+
+
+@pytest.mark.skipif(shutil.which("go") is None, reason="go is not installed")
+def test_a_go_change_is_laid_out_by_gofmt_before_the_gates_as_in_the_pipeline(
+    tmp_path: Path, steps: Script, shop: Any
+) -> None:
+    root = tmp_path / "calc"
+    root.mkdir()
+    calc = "package calc\n\nfunc Add(a, b int) int {\n\treturn a - b\n}\n"
+    test = (
+        'package calc\n\nimport "testing"\n\nfunc TestAdd(t *testing.T) {\n'
+        '\tif Add(2, 3) != 5 {\n\t\tt.Fatal("Add(2, 3) != 5")\n\t}\n}\n'
+    )
+    files = {"go.mod": "module example.com/calc\n\ngo 1.19\n", "calc.go": calc,
+             "calc_test.go": test}  # fmt: skip
+    repo = shop.make_repo(root, files)
+    spaced = "calc.go\n<<<<<<< SEARCH\n\treturn a - b\n=======\n    return a+b\n>>>>>>> REPLACE\n"
+    script = steps([call("edit", edits=spaced), call("finish", summary="adds"), APPROVE])
+    code, out = run(repo, script, "--no-plan", "--test-cmd", "go test ./...")
+    assert (code, out["outcome"]) == (0, "solved"), out
+    assert (repo / "calc.go").read_text() == calc.replace("\treturn a - b", "\treturn a + b")

@@ -37,6 +37,7 @@ def build_agent(
         working=working,
         sandbox=session.sandbox,
         check=ground.checker.check,
+        formatted=ground.checker.formatted,
         index=lambda: session.index,
         approve_command=person.command_approver(),
         test_cmd=repo.test_cmd,

@@ -4,7 +4,7 @@ sandbox, the gates, and the human who approves risky commands."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -31,6 +31,8 @@ class Workbench:
     sandbox: Sandbox
     check: Callable[[Sequence[str]], Check]  # gates + criterion on the files changed
     sync: Callable[[], None] = lambda: None  # mirror the change to disk (set by the solver)
+    # the formatter's layout for changed files the lint gate checks it in (GateChecker.formatted)
+    formatted: Callable[[Mapping[str, str | None]], dict[str, str]] = lambda texts: {}
     index: Callable[[], RepoIndex | None] = lambda: None
     approve_command: CommandApprover = refuse_commands
     test_cmd: str | None = None
