@@ -230,6 +230,8 @@ class PipelineSolver:
             self.messages.pop()
             return Attempt(kind="failed", feedback=self.working.refusal(self.refused))
         attempt = self.working.apply_reply(reply.text)
+        if attempt.ok:  # laid out before it is compared with the changes already turned down
+            self._format()
         # re-spacing fixes no failing test a function is convicted by (it may fix a format gate)
         convicted = opts.refocus is not None or opts.fmt == "function"
         kind, layout = echo_of(self.working, self.rejected, convicted) if attempt.ok else (None, [])
@@ -337,7 +339,6 @@ class PipelineSolver:
     ) -> StrategyResult:
         """Write the change, check it, and keep it through the keeper. Raises ``_Failed``
         (rolled back, the repair prompt queued) or ``Declined`` (rolled back)."""
-        self._format()
         changes = self.working.changes()
         txn = self.new_txn()
         txn.stage(changes)
