@@ -3,7 +3,12 @@ all among them (``agent/progress.py``)."""
 
 from __future__ import annotations
 
+from patchwright.agent.checker import Check
+from patchwright.agent.criterion import Verdict
+from patchwright.agent.pipeline_options import SolveOptions
 from patchwright.agent.progress import closing_in, failure_points
+from patchwright.agent.repair import Repair, repair_for
+from patchwright.verify import GateResult
 
 BASELINE = """`go test ./...` fails:
 - failed: main_test.go::TestCommon
@@ -40,3 +45,30 @@ def test_a_check_that_failed_only_after_the_change_is_not_close() -> None:
 def test_a_report_without_places_says_nothing_of_progress() -> None:
     assert closing_in(BASELINE, "build failed: main.go: syntax error") is None
     assert closing_in(_left(10), _left(10)) is None  # one check: fixed or not, no "most"
+
+
+JEST = (
+    "- failed: binary.spec.js::binary::invalid inputs are null\n"
+    "    expect(received).toEqual(expected) // deep equality\n"
+    "    at binary.spec.js:31:41\n"
+)
+TESTS = tuple(f"binary.spec.js::binary::{n}" for n in ("0", "1", "10", "invalid inputs are null"))
+
+
+def _repair(remaining: list[str], required: tuple[str, ...] = TESTS) -> Repair:
+    check = Check([GateResult("tests", "passed")], Verdict(False, remaining, JEST))
+    opts = SolveOptions("Implement binary.js", "whole", 4, required=required,
+                        failures="- failed: binary.spec.js::binary::0\n- ... and 3 more")  # fmt: skip
+    return repair_for(check, opts, "Implement binary.js", ({}, {}), [])
+
+
+def test_a_change_that_leaves_few_of_the_required_tests_failing_is_close_by_test() -> None:
+    """Polyglot JavaScript binary: the second reply passed 9 of 10 tests, but jest's report
+    has no ``file:line:`` places and lists five tests of ten, so it was not seen as close."""
+    repair = _repair([TESTS[3]])
+    assert repair.closer == (3, 4)
+    assert "That change made 3 of the 4 failing checks pass" in repair.prompt
+    assert _repair(list(TESTS[2:])).closer == (2, 4)  # half: still close
+    assert _repair(list(TESTS[1:])).closer is None  # three of four left
+    assert _repair([TESTS[3], "binary.spec.js::binary::new"]).closer is None  # one broke
+    assert _repair([TESTS[0]], required=TESTS[:1]).closer is None  # one test: no "most"

@@ -39,6 +39,7 @@ class SolveOptions:
     sample_temperature: float = 0.7
     done: str = ""  # what "done" means, repeated in every repair prompt
     failures: str = ""  # how the criterion fails before any change
+    required: tuple[str, ...] = ()  # the failing tests the change must make pass, by id
     definition: str = ""  # fmt "function": the definition the model rewrites
     definition_lang: str = "python"  # ... and its code fence's language
     refocus: Refocus | None = None  # how to start over once an iteration failed

@@ -44,7 +44,8 @@ def repair_for(
     failure points at)."""
     before, after = files
     report, lost = rejection_report(check.summary, before, after, tests)
-    closer = closing_in(opts.failures, report) if check.gates_ok else None
+    closer = (closing_in(opts.failures, report) or _fewer_failing(check, opts.required)
+              if check.gates_ok else None)  # fmt: skip
     prompt = render(
         "repair",
         task=goal,
@@ -57,6 +58,17 @@ def repair_for(
         closer=closer,
     )
     return Repair(prompt, report, closer)
+
+
+def _fewer_failing(check: Check, required: Sequence[str]) -> tuple[int, int] | None:
+    """``(fixed, failing)`` when the tests still failing after the change are at most half of
+    those it had to make pass, all among them — counted by test, where the report's places
+    cannot be (a jest report lists five failing tests, then "... and 5 more"; polyglot
+    JavaScript binary's second reply passed 9 of 10 and the fresh start after it lost that)."""
+    left = set(check.verdict.remaining) if check.verdict is not None else set()
+    if len(required) < 2 or not left or not left < set(required) or 2 * len(left) > len(required):
+        return None
+    return len(required) - len(left), len(required)
 
 
 def no_edits_feedback(

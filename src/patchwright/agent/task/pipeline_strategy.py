@@ -22,7 +22,7 @@ from patchwright.agent.record import RunRecord
 from patchwright.agent.request import TaskRequest
 from patchwright.agent.session import Session
 from patchwright.agent.solve_types import Person, Wired
-from patchwright.agent.task.prepare import Groundwork
+from patchwright.agent.task.prepare import Groundwork, required_tests
 from patchwright.agent.task.refocus import refocus_for
 from patchwright.agent.task.repo import TaskRepo
 from patchwright.agent.working_copy import WorkingCopy
@@ -114,6 +114,7 @@ def build_pipeline(
         candidates=candidates_for(request.limits.candidates, info),
         done=ground.done,
         failures=ground.failures,
+        required=tuple(required_tests(ground.baseline, ground.criterion)),
         refocus=refocus_for(info, request.edit_format, request.task, ground, editable),
     )
     return Wired("pipeline", lambda: solver.solve(options), fmt, options.candidates)
