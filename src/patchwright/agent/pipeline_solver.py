@@ -230,11 +230,13 @@ class PipelineSolver:
             self.messages.pop()
             return Attempt(kind="failed", feedback=self.working.refusal(self.refused))
         attempt = self.working.apply_reply(reply.text)
-        if attempt.ok:  # laid out before it is compared with the changes already turned down
-            self._format()
+        if not attempt.ok:
+            return attempt
         # re-spacing fixes no failing test a function is convicted by (it may fix a format gate)
         convicted = opts.refocus is not None or opts.fmt == "function"
-        kind, layout = echo_of(self.working, self.rejected, convicted) if attempt.ok else (None, [])
+        kind, layout = echo_of(self.working, self.rejected, convicted)
+        if kind is None and self._format():  # laid out, it may repeat a change turned down
+            kind, layout = echo_of(self.working, self.rejected, convicted)
         if kind is None:
             return attempt
         # An echo left in the history invites the next reply to copy it again, and a note in
@@ -369,13 +371,15 @@ class PipelineSolver:
                               first_try=iteration == 1 and first, check=kept.check,
                               exchange=self.exchange)  # fmt: skip
 
-    def _format(self) -> None:
+    def _format(self) -> bool:
         """The formatter's layout for the changed files where the lint gate checks it
-        (``GateChecker.formatted``), noted for the model."""
+        (``GateChecker.formatted``), noted for the model; True when it changed any."""
         texts = {p: self.working.text(p) for p in self.working.changed_paths()}
-        for path, text in self.checker.formatted(texts).items():
+        laid_out = self.checker.formatted(texts)
+        for path, text in laid_out.items():
             self.working.write(path, text)
             self.pending_notes.append(f"{path}: formatted with gofmt")
+        return bool(laid_out)
 
     def _declined(
         self, opts: SolveOptions, iteration: int, declined: Declined
