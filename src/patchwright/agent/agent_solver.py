@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
-from patchwright.agent.checker import Check
+from patchwright.agent.checker import Check, lay_out
 from patchwright.agent.context import ContextFile
 from patchwright.agent.keeping import Declined, Keeper, Kept, write_change
 from patchwright.agent.prompts import render
@@ -165,10 +165,7 @@ class AgentSolver:
         changed = self.bench.working.changed_paths()
         if not changed:
             raise _SentBack("you called finish without changing any file")
-        laid_out = self.bench.formatted({p: self.bench.working.text(p) for p in changed})
-        for path, text in laid_out.items():  # as the pipeline does: not refused for layout
-            self.bench.working.write(path, text)
-        if laid_out:
+        if lay_out(self.bench.working, self.bench.formatted):  # not refused for layout
             self.sync()
         check = self.last_check = self.bench.check(changed)
         check.require_verdicts()  # not the coder's fault: the run stops, rolled back

@@ -9,9 +9,10 @@ on it (:class:`GatesCouldNotRun`) instead of asking the model to repair it.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from patchwright import events as ev
 from patchwright.agent.criterion import Criterion, Verdict, evaluate
@@ -21,6 +22,9 @@ from patchwright.sandbox import Sandbox
 from patchwright.verify import Baseline, GateResult, run_gates, summarize_failures
 from patchwright.verify.fixers import gofmt_formatted
 from patchwright.verify.tools import tail, which
+
+if TYPE_CHECKING:
+    from patchwright.agent.working_copy import WorkingCopy
 
 
 class GatesCouldNotRun(Exception):
@@ -137,6 +141,7 @@ class GateChecker:
     test_timeout: float = 180.0
     command_timeout: float = 300.0
     last: Check = field(default_factory=Check)
+    _gofmt_before: dict[str, bool] = field(default_factory=dict)
 
     def check(self, touched: Sequence[str]) -> Check:
         results = run_gates(
@@ -174,15 +179,21 @@ class GateChecker:
         for path, text in texts.items():
             if gofmt is None or text is None or not path.endswith(".go"):
                 continue
-            old = self.baseline.old_text(path)
-            if not self.baseline.knows(path) or (
-                old is not None and gofmt_formatted(self.root, self.sandbox, gofmt, old) != old
-            ):
+            if not self._laid_out_before(gofmt, path):
                 continue
             new = gofmt_formatted(self.root, self.sandbox, gofmt, text)
             if new is not None and new != text:
                 out[path] = new
         return out
+
+    def _laid_out_before(self, gofmt: str, path: str) -> bool:
+        """Whether ``path`` was new or as gofmt writes it before the change (asked once)."""
+        if path not in self._gofmt_before:
+            old = self.baseline.old_text(path)
+            self._gofmt_before[path] = self.baseline.knows(path) and (
+                old is None or gofmt_formatted(self.root, self.sandbox, gofmt, old) == old
+            )
+        return self._gofmt_before[path]
 
     def run_command(self, cmd: str) -> tuple[int | None, str]:
         """A ``--done-when`` command in the sandbox: (exit code, output)."""
@@ -191,3 +202,14 @@ class GateChecker:
         if result.timed_out:
             return None, f"timed out after {self.command_timeout:.0f}s\n{tail(output)}"
         return result.exit_code, output
+
+
+def lay_out(
+    working: WorkingCopy, formatted: Callable[[Mapping[str, str | None]], dict[str, str]]
+) -> list[str]:
+    """Write the formatter's layout of the working copy's changed files into it
+    (``GateChecker.formatted``); the paths it changed."""
+    laid_out = formatted({p: working.text(p) for p in working.changed_paths()})
+    for path, text in laid_out.items():
+        working.write(path, text)
+    return sorted(laid_out)

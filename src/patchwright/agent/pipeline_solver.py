@@ -24,7 +24,7 @@ from typing import Any, Protocol
 
 from patchwright import interrupts
 from patchwright.agent.candidates import Tried, rank
-from patchwright.agent.checker import Check
+from patchwright.agent.checker import Check, lay_out
 from patchwright.agent.context import fence_lang
 from patchwright.agent.conversation import Conversation
 from patchwright.agent.copy_stop import CopyStop
@@ -374,11 +374,8 @@ class PipelineSolver:
     def _format(self) -> bool:
         """The formatter's layout for the changed files where the lint gate checks it
         (``GateChecker.formatted``), noted for the model; True when it changed any."""
-        texts = {p: self.working.text(p) for p in self.working.changed_paths()}
-        laid_out = self.checker.formatted(texts)
-        for path, text in laid_out.items():
-            self.working.write(path, text)
-            self.pending_notes.append(f"{path}: formatted with gofmt")
+        laid_out = lay_out(self.working, self.checker.formatted)
+        self.pending_notes += [f"{path}: formatted with gofmt" for path in laid_out]
         return bool(laid_out)
 
     def _declined(
