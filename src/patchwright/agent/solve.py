@@ -206,8 +206,8 @@ def _finish(
     result.temperatures = [call.temperature for call in session.model.calls]
     result.seeds = [call.seed for call in session.model.calls]
     result.seconds = time.monotonic() - started
-    session.bus.emit(RunEnd(**result.to_json(), notes=result.notes))
+    session.bus.emit(RunEnd(**result.to_json()))
     record.write_summary({**result.to_json(), "diff": result.diff,
                           "edit_format": result.edit_format, "first_try": result.first_try,
-                          "notes": result.notes, "gates": result.gates, "task": request.task,
+                          "gates": result.gates, "task": request.task,
                           "model": session.model.name})  # fmt: skip

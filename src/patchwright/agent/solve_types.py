@@ -161,5 +161,6 @@ class SolveResult:
             "temperatures": self.temperatures,
             "seeds": self.seeds,
             "reason": self.reason,
+            "notes": self.notes,
             "run_id": self.run_id,
         }

@@ -245,6 +245,30 @@ def test_a_test_script_that_names_no_test_keeps_the_tests_read_only_all_the_same
     assert "Your reply began to rewrite test/check.js and was stopped there" in prompts[0]
 
 
+def test_a_bare_script_still_failing_after_a_comment_is_never_called_a_passed_test_gate(
+    tmp_path: Path, script: Script, shop: Any
+) -> None:
+    """Without ``--test-cmd`` the detected ``npm test`` fails before the change and names no
+    test: the change is at most unverified, and the run says the command still fails
+    instead of "the change passed syntax, lint, tests gate(s)"."""
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed")
+    root = tmp_path / "bare"
+    root.mkdir()
+    files = {"package.json": _package("node test/check.js"), "src/calc.js": CALC_JS,
+             "test/check.js": CHECK_JS}  # fmt: skip
+    repo = shop.make_repo(root, files)
+    comment = sr(
+        "src/calc.js", "javascript", "function add(a, b) {", "// adds\nfunction add(a, b) {"
+    )
+    code, out = shop.run(repo, TASK, script([comment, "chore(calc): a comment"]))
+    assert (code, out["outcome"]) == (4, "unverified"), json.dumps(out)[:3000]
+    said = " ".join(out["notes"])
+    assert "`npm test --silent` still fails (exit 1), as it did before the change" in said
+    assert "the change passed syntax, lint gate(s) only" in said
+    assert "tests gate" not in said
+
+
 def test_how_an_edit_was_applied_is_told_apart_from_what_failed(
     tmp_path: Path, script: Script, shop: Any
 ) -> None:
