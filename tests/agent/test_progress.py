@@ -47,6 +47,23 @@ def test_a_report_without_places_says_nothing_of_progress() -> None:
     assert closing_in(_left(10), _left(10)) is None  # one check: fixed or not, no "most"
 
 
+def test_the_lines_of_a_failed_build_are_not_checks() -> None:
+    before = (
+        "- error: .::[build]\n"
+        "    build failed: octal_test.go:21: ParseOctal(test.input) (no value) used as value\n"
+        "    octal_test.go:21: not enough arguments in call to ParseOctal\n"
+        "    octal_test.go:47: not enough arguments in call to ParseOctal\n"
+    )
+    after = (
+        "- error: .::[build]\n"
+        "    build failed: octal_test.go:21: not enough arguments in call to ParseOctal\n"
+        "    octal_test.go:47: not enough arguments in call to ParseOctal\n"
+    )
+    assert failure_points(before) == set()
+    assert closing_in(before, after) is None
+    assert failure_points(before + BASELINE.split("\n", 1)[1]) == failure_points(BASELINE)
+
+
 JEST = (
     "- failed: binary.spec.js::binary::invalid inputs are null\n"
     "    expect(received).toEqual(expected) // deep equality\n"

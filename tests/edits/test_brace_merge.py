@@ -99,6 +99,43 @@ def test_an_unnamed_go_block_belongs_to_the_shown_file_that_defines_its_function
     assert "strings.ToLower(str)" in (out.new_texts["main.go"] or "")
 
 
+OCTAL = """package octal
+
+func ParseOctal(input string) (int64, error) {
+	return 0, nil
+}
+
+type Error struct {
+	input string
+}
+
+func (e *Error) Error() string {
+	return "bad: " + e.input
+}
+"""
+
+
+def test_a_go_type_and_its_method_of_one_name_are_two_places() -> None:
+    """Polyglot Go octal: once the file held ``type Error`` and ``func (e *Error) Error()``,
+    each later reply of the two was refused as dropping ``ParseOctal`` (the name ``Error``
+    was held twice, so nothing could be placed), four replies in a row."""
+    reply = OCTAL.split("type Error", 1)[1].replace('"bad: "', '"invalid: "')
+    merged = merge("octal.go", OCTAL, "package octal\n\ntype Error" + reply)
+
+    assert merged == OCTAL.replace('"bad: "', '"invalid: "')
+
+
+def test_two_types_methods_of_one_name_are_placed_by_receiver() -> None:
+    old = (
+        "package shapes\n\ntype A struct{}\n\ntype B struct{}\n\n"
+        'func (a A) String() string {\n\treturn "a"\n}\n\n'
+        'func (b *B) String() string {\n\treturn "b"\n}\n'
+    )
+    reply = 'func (b *B) String() string {\n\treturn "B"\n}\n'
+
+    assert merge("shapes.go", old, reply) == old.replace('return "b"', 'return "B"')
+
+
 RUST = """use std::collections::HashMap;
 
 pub struct Counter {
@@ -145,8 +182,8 @@ def test_a_javascript_function_is_replaced_and_the_exports_stay() -> None:
 
 
 def test_what_cannot_be_placed_is_not_merged() -> None:
-    twice = 'package main\n\nfunc (a A) Name() string { return "a" }\n\nfunc (b B) Name() string { return "b" }\n'
-    assert merge("main.go", twice, 'func (a A) Name() string { return "A" }\n') is None
+    twice = "package main\n\nfunc init() { a = 1 }\n\nfunc init() { b = 2 }\n"  # Go allows it
+    assert merge("main.go", twice, "func init() { a = 3 }\n") is None
     assert merge("main.go", COUNT, "var limit = 3\n\n" + FIXED_FUNCTION) is None  # not in the file
     assert merge("main.go", COUNT, "fmt.Println(1)\n") is None  # no definition at all
 

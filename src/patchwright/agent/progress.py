@@ -16,11 +16,18 @@ import re
 
 # a check's place at the start of a report line: "    main_test.go:12: Not equal: …"
 _POINT = re.compile(r"^[ \t]*([\w./\\-]+\.\w+):(\d+):", re.M)
+# a report's item for a build that failed: its lines are compile errors, not checks
+_BUILD = re.compile(r"::\[build\]|build failed:")
 
 
 def failure_points(report: str) -> frozenset[tuple[str, int]]:
-    """The ``file:line`` places a failure report starts its lines with."""
-    return frozenset((m[1], int(m[2])) for m in _POINT.finditer(report))
+    """The ``file:line`` places a failure report starts its lines with, outside the items
+    of a failed build (polyglot Go octal: ``build failed: octal_test.go:21: …`` then
+    ``octal_test.go:47: …``; a change that dropped the first of those two compile errors was
+    told it "made 1 of the 2 failing checks pass" while the build still failed)."""
+    items = re.split(r"\n(?=\S)", report)
+    checks = "\n".join(item for item in items if not _BUILD.search(item))
+    return frozenset((m[1], int(m[2])) for m in _POINT.finditer(checks))
 
 
 def closing_in(before: str, after: str) -> tuple[int, int] | None:

@@ -7,13 +7,15 @@ model sends back the function alone. Each definition of such a reply replaces it
 ``impl`` block, indented as it was — and new names are appended. The rest of the reply must
 already be in the file, except imports, which are added: Go's into its import block as
 gofmt orders it (``go_imports``), Rust's ``use`` and JavaScript's ``import`` or ``require``
-lines after the file's own. A definition whose name the file holds twice cannot be placed,
-and the reply is then not merged.
+lines after the file's own. A Go method is known by its receiver's type and its name (a type
+``Error`` and its method ``Error`` are two definitions). A definition whose name the file
+holds twice cannot be placed, and the reply is then not merged.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from patchwright.edits.brace_defs import Family, Span, definitions, family_of
 from patchwright.edits.go_imports import add_imports, import_lines, import_specs
@@ -28,7 +30,13 @@ _IMPORT: dict[Family, re.Pattern[str]] = {
     ),
 }
 _PACKAGE = re.compile(r"^package\s+\w+", re.M)
+# a Go method's head: its receiver's type (generic or not, pointer or not), then its name
+_GO_METHOD = re.compile(r"func\s*\(\s*(?:\w+\s+)?\*?\s*(\w+)[^)]*\)\s*(\w+)")
 _COMMENT = re.compile(r"\s*(?://|/\*|\*)")
+
+
+def _name(span: Span) -> str:
+    return span.name
 
 
 def _top(spans: list[Span]) -> list[Span]:
@@ -50,15 +58,26 @@ def lacks_package_clause(path: str, old: str, new: str) -> bool:
     return family_of(path) == "go" and bool(_PACKAGE.search(old)) and not _PACKAGE.search(new)
 
 
-def _places(spans: list[Span]) -> dict[str, Span | None]:
-    """Where a definition of a reply goes, by name: the top-level definition of that name,
-    else the one method of that name; None for a name held twice (no place)."""
+def _places(spans: list[Span], key: Callable[[Span], str] = _name) -> dict[str, Span | None]:
+    """Where a definition of a reply goes, by ``key`` (its name): the top-level definition
+    of that name, else the one method of that name; None for a name held twice (no place)."""
     where: dict[str, Span | None] = {}
     for depth in (1, 0):  # a top-level name wins over a method's
         level = [s for s in spans if s.depth == depth]
-        names = [s.name for s in level]
-        where.update({s.name: s if names.count(s.name) == 1 else None for s in level})
+        names = [key(s) for s in level]
+        where.update({key(s): s if names.count(key(s)) == 1 else None for s in level})
     return where
+
+
+def _go_key(lines: list[str]) -> Callable[[Span], str]:
+    """A Go definition's key: a method's is ``Receiver.Name`` (``type Error struct`` and
+    ``func (e *Error) Error()`` are two definitions, and so are two types' ``String``)."""
+
+    def key(span: Span) -> str:
+        m = _GO_METHOD.match(lines[span.head].lstrip())
+        return f"{m[1]}.{m[2]}" if m else span.name
+
+    return key
 
 
 def replaceable(path: str, text: str) -> set[str]:
@@ -116,15 +135,16 @@ def merge(path: str, old: str, new: str) -> str | None:
             wanted.append(line)
         elif line not in old:
             return None
-    where = _places(definitions(path, old))
+    old_key, new_key = (_go_key(old_lines), _go_key(new_lines)) if family == "go" else (_name,) * 2
+    where = _places(definitions(path, old), old_key)
     replacements: dict[int, tuple[int, list[str]]] = {}
     appended: list[str] = []
     for span in replies:
         text = new_lines[span.start : span.stop]
-        if span.name not in where:
+        if new_key(span) not in where:
             appended += ["", *text]
             continue
-        place = where[span.name]
+        place = where[new_key(span)]
         if place is None:
             return None
         first = place.start if span.start < span.head else place.head
