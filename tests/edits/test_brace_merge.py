@@ -87,6 +87,10 @@ def test_a_go_file_of_one_function_sent_without_its_package_clause_is_merged() -
 
     assert out.new_texts == {"main.go": old.replace("a - b", "a + b")}
     assert "left out the package clause" in (out.results[0].message or "")
+    assert out.notes == [
+        "main.go: the reply left out the package clause; read as the definitions it changes, "
+        "the rest of the file kept"
+    ]  # said in the run's notes and the repair, not only in the block's result
 
 
 def test_an_unnamed_go_block_belongs_to_the_shown_file_that_defines_its_function() -> None:

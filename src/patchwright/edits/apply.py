@@ -283,6 +283,8 @@ def apply_edits(edits: Sequence[Edit], files: Mapping[str, str | None]) -> Apply
     notes: list[str] = []
     if not ok:
         return ApplyResult(False, results, {}, notes)
+    # a whole file read as the definitions it changes: said, so the reply's author knows
+    notes.extend(f"{r.path}: {r.message}" for r in results if r.strategy == "merge" and r.message)
     _preserve_imports(files, state, notes)
     changed = {p: t for p, t in state.items() if t != files.get(p)}
     return ApplyResult(True, results, changed, notes)
