@@ -187,6 +187,25 @@ def test_old_errors_do_not_block_and_only_new_ones_do(
     assert [(p.path, p.code) for p in worse.new_problems] == [("src/lib.rs", "E0277")]
 
 
+def test_a_change_that_overflows_the_stack_fails_the_test_it_was_running(
+    repo: Path,
+    write: Callable[..., None],
+    baseline: Callable[..., Baseline],
+    check: Callable[..., Any],
+) -> None:
+    """The test process aborts (SIGABRT) before libtest prints the test's result: the gate
+    still names the test and says why, instead of a bare exit code and a backtrace."""
+    write(FILES)
+    base = baseline()
+    endless = "pub fn mul(a: i32, b: i32) -> i32 {\n    mul(a, b) + a * b\n}"
+    write({"src/lib.rs": LIB.replace("pub fn mul(a: i32, b: i32) -> i32 {\n    a * b\n}", endless)})
+    broke = check(base, ["src/lib.rs"], gates=[TestsGate()])["tests"]
+    assert broke.status == "failed"
+    problems = {p.message: p for p in broke.new_problems}
+    assert "src/lib.rs::tests::multiplies" in problems, summarize_failures([broke])
+    assert "has overflowed its stack" in summarize_failures([broke])
+
+
 def test_a_unit_test_is_placed_in_the_module_file_that_declares_it(tmp_path: Path) -> None:
     """HumanEvalFix's layout: ``#[cfg(test)] mod tests;`` in lib.rs, the tests in tests.rs."""
     from patchwright.verify.runners.cargotest import _module_file

@@ -135,6 +135,59 @@ def test_an_older_rusts_one_line_panic_gives_the_message_and_place(tmp_path: Pat
     assert case.detail == "panicked at src/lib.rs:11"
 
 
+ALLOC = "/rustc/5980761/library/alloc/src"
+
+
+def test_a_test_process_that_runs_out_of_memory_fails_the_test_it_was_running(
+    tmp_path: Path,
+) -> None:
+    """HumanEvalFix Rust-25: a loop that pushed forever aborted the test process before its
+    result line; the run named no failing test and the repair showed library frames."""
+    root = crate(tmp_path)
+    out = "\n".join([
+        "     Running unittests src/lib.rs (target/debug/deps/calc-1a2b)",
+        "", "running 2 tests", "test tests::adds ... ok",
+        "memory allocation of 4294967296 bytes failed", "stack backtrace:",
+        "   0: std::alloc::rust_oom", f"             at {ALLOC}/alloc.rs:424:5",
+        "   8: alloc::vec::Vec<T,A>::push", f"             at {ALLOC}/vec/mod.rs:992:22",
+        "   9: calc::add", "             at ./src/lib.rs:2:9",
+        "  10: calc::tests::subtracts", "             at ./src/lib.rs:16:20",
+        "  11: calc::tests::subtracts::{{closure}}", "             at ./src/lib.rs:15:19",
+        "  12: core::ops::function::FnOnce::call_once",
+        f"             at {ALLOC}/../../core/src/ops/function.rs:250:5",
+        "note: Some details are omitted, run with `RUST_BACKTRACE=full` for a verbose backtrace.",
+        "error: test failed, to rerun pass `--lib`",
+        "Caused by:", "  process didn't exit successfully: `target/debug/deps/calc-1a2b` "
+        "(signal: 6, SIGABRT: process abort signal)",
+    ])  # fmt: skip
+    run = cargo_read(root, out)
+    failed = run.cases["src/lib.rs::tests::subtracts"]
+    assert (failed.outcome, failed.line) == ("failed", 15)
+    assert (
+        failed.message == "memory allocation of 4294967296 bytes failed (the test process aborted)"
+    )
+    assert failed.detail.splitlines()[1:] == [
+        "in calc::add at src/lib.rs:2", "in calc::tests::subtracts at src/lib.rs:16",
+    ]  # fmt: skip
+    assert run.cases["src/lib.rs::tests::adds"].outcome == "passed"
+
+
+def test_a_stack_overflow_fails_the_test_its_thread_names(tmp_path: Path) -> None:
+    root = crate(tmp_path)
+    out = "\n".join([
+        "     Running unittests src/lib.rs (target/debug/deps/calc-1a2b)",
+        "running 2 tests", "",
+        "thread 'tests::adds' has overflowed its stack", "fatal runtime error: stack overflow",
+        "error: test failed, to rerun pass `--lib`",
+    ])  # fmt: skip
+    case = cargo_read(root, out).cases["src/lib.rs::tests::adds"]
+    assert case.outcome == "failed"
+    assert case.message == (
+        "thread 'tests::adds' has overflowed its stack; fatal runtime error: stack overflow "
+        "(the test process aborted)"
+    )
+
+
 def test_a_test_that_should_panic_is_named_without_the_suffix(tmp_path: Path) -> None:
     root = crate(tmp_path)
     out = "\n".join(["     Running unittests src/lib.rs (target/debug/deps/calc-1a2b)",

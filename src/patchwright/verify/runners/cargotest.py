@@ -9,7 +9,9 @@ target that fails and the others report nothing), ``--message-format=json-render
 (cargo then names each test executable with its source file, in JSON on stdout, so a workspace
 member's ``tests/it.rs`` is told from another's) and ``2>&1`` (the ``Running`` lines are on
 stderr, the test lines on stdout: merged, they stay in order). Compiler errors are rendered
-as usual; a crate that does not compile becomes one ``crate-dir::[build]`` error.
+as usual; a crate that does not compile becomes one ``crate-dir::[build]`` error. A test
+process that aborts (out of memory, a stack overflow) fails the test it was running
+(``rust_abort``).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from pathlib import Path
 from patchwright.sandbox import ExecResult
 from patchwright.verify.runners.common import add_case, clip, relative, simple_words
 from patchwright.verify.runners.plan import Plan
+from patchwright.verify.runners.rust_abort import AbortReader
 from patchwright.verify.runners.value_diff import sides_line
 from patchwright.verify.testmodel import TestCase, TestOutcome, TestRun
 
@@ -82,6 +85,8 @@ class _State:
     errors: list[tuple[str, list[str]]] = field(default_factory=list)  # (crate, lines)
     pending: list[str] = field(default_factory=list)  # the compiler error being read
     ran: bool = False
+    aborts: AbortReader = field(default_factory=AbortReader)  # a test process that aborted
+    aborted: list[tuple[_Target, int]] = field(default_factory=list)  # (target, abort index)
 
 
 def _read(run: TestRun, result: ExecResult, root: Path, merged: bool) -> None:
@@ -92,6 +97,7 @@ def _read(run: TestRun, result: ExecResult, root: Path, merged: bool) -> None:
         if line.startswith('{"reason":'):
             continue
         _step(state, line.rstrip(), executables, root)
+    _aborted(state)
     crates = _crate_dirs(root) if state.errors else {}
     for crate, lines in state.errors:
         folder = crates.get(crate, crate)
@@ -103,7 +109,24 @@ def _read(run: TestRun, result: ExecResult, root: Path, merged: bool) -> None:
     run.per_test = state.ran or bool(run.cases)
 
 
+def _aborted(state: _State) -> None:
+    """Each test a test process aborted in, as failed with the abort's lines (unless a
+    result line already says how it ended)."""
+    for target, index in state.aborted:
+        abort = state.aborts.found[index]
+        name = abort.test or "[aborted]"
+        if any(t.file == target.file and n == name for t, n, _ in state.results):
+            continue
+        state.sections[(target.file, name)] = abort.lines()
+        state.results.append((target, name, "FAILED"))
+
+
 def _step(state: _State, line: str, executables: dict[str, str], root: Path) -> None:
+    seen = len(state.aborts.found)
+    if state.section is None and state.aborts.feed(line):
+        if len(state.aborts.found) > seen:
+            state.aborted.append((state.target, seen))
+        return
     if m := _RUNNING.match(line):
         exe = os.path.basename(m.group(2) or m.group(1))
         file = executables.get(exe) or (relative(m.group(1), root) if m.group(2) else "") or ""
