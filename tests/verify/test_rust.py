@@ -139,6 +139,30 @@ def test_a_terse_compiler_message_carries_what_its_label_says(
     assert problem.message == "mismatched types: expected `&String`, found `&str`"
 
 
+def test_a_field_error_is_told_where_its_struct_is_declared_and_what_it_has(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    """rustc's E0560 and E0609 come with no help: the exercise's stub ``pub struct Counter;``
+    had no field, and the repair was told only "has no field named `count`"."""
+    stub = "pub struct Counter;\n\npub fn zero() -> u32 {\n    0\n}\n"
+    write({"Cargo.toml": CARGO, "src/lib.rs": stub})
+    base = baseline()
+    uses = "impl Counter {\n    pub fn new() -> Self {\n        Counter { count: 0 }\n    }\n}\n"
+    write({"src/lib.rs": stub + uses})
+    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    assert problem.code == "E0560"
+    assert problem.hint == (
+        "help: `Counter` is declared at src/lib.rs:1 with no named fields: `pub struct Counter;`"
+    )
+    fields = "pub struct Counter {\n    pub total: u32,\n    seen: Vec<u8>,\n}\n"
+    write({"src/lib.rs": fields + "\npub fn get(c: &Counter) -> u32 {\n    c.count\n}\n"})
+    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    assert problem.code == "E0609"
+    assert problem.hint == (
+        "help: `Counter` is declared at src/lib.rs:1 with the fields `total`, `seen`"
+    )
+
+
 def test_a_syntax_error_is_explained_by_the_compiler_not_only_placed_by_tree_sitter(
     write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
 ) -> None:
@@ -233,3 +257,15 @@ def test_a_wrapped_cargo_test_still_reports_each_test(tmp_path: Path) -> None:
         "timeout 120 cargo test --no-fail-fast --message-format=json-render-diagnostics "
         "--offline 2>&1"
     )
+
+
+def test_a_struct_declared_on_one_line_or_twice(tmp_path: Path) -> None:
+    from patchwright.verify.langs.rust_decls import field_hint
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src/lib.rs").write_text("pub struct P { x: i32, pub y: Vec<i32> }\n")
+    assert field_hint("no field `z` on type `&mut P`", tmp_path, tmp_path) == (
+        "help: `P` is declared at src/lib.rs:1 with the fields `x`, `y`"
+    )
+    (tmp_path / "src/other.rs").write_text("struct P(u8);\n")
+    assert field_hint("no field `z` on type `P`", tmp_path, tmp_path) == ""  # which one?

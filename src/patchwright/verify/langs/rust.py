@@ -8,7 +8,9 @@ project that never asked. A message's place is its primary span, relative to the
 messages about files outside it (dependencies) are left out. rustc's first ``help:`` (with the
 line as its suggestion would make it) is the problem's hint, shown in the repair prompt: told
 only "cannot find function `trunc`", a small model tries another guess; told "use the `.`
-operator to call the method `trunc` on `f32`: `number - number.trunc()`", it has the fix. A cargo that cannot load the
+operator to call the method `trunc` on `f32`: `number - number.trunc()`", it has the fix; a field
+error, which has no ``help:``, is told where its struct is declared and with which fields
+(``rust_decls``). A cargo that cannot load the
 project (a dependency missing offline, a manifest it rejects) gives no verdict.
 """
 
@@ -18,6 +20,7 @@ import json
 from pathlib import Path
 
 from patchwright.verify.context import GateContext
+from patchwright.verify.langs.rust_decls import FIELD_ERRORS, field_hint
 from patchwright.verify.model import Problem
 from patchwright.verify.runners.common import relative
 from patchwright.verify.tools import ToolBroken, scratch_dir, tail, unusable
@@ -111,9 +114,10 @@ def _problem(item: dict[str, object], tree: Path, cwd: Path, warnings: bool) -> 
     line = primary.get("line_start")
     message = _with_label(str(item.get("message") or "").strip(), primary.get("label"))
     rendered = str(item.get("rendered") or "")
+    hint = _hint(item) or (field_hint(message, cwd, tree) if code in FIELD_ERRORS else "")
     return Problem("types", rel, line if isinstance(line, int) else None,
                    str(code) if code else "rustc", message, tail(rendered, 14, 1200),
-                   _hint(item))  # fmt: skip
+                   hint)  # fmt: skip
 
 
 def _with_label(message: str, label: object) -> str:
