@@ -216,18 +216,24 @@ CHECK_JS = (
 )
 
 
-def test_a_test_script_that_names_no_test_keeps_the_tests_read_only_all_the_same(
-    tmp_path: Path, script: Script, shop: Any
-) -> None:
-    """``"test": "node test/check.js"`` reports no per-test outcome, so no test file was
-    read-only: a reply that rewrote the check into one that passes ended ``solved``."""
+def _bare_repo(tmp_path: Path, shop: Any) -> Path:
+    """``"test": "node test/check.js"``: a check script that reports no per-test outcome."""
     if shutil.which("node") is None:
         pytest.skip("node is not installed")
     root = tmp_path / "bare"
     root.mkdir()
     files = {"package.json": _package("node test/check.js"), "src/calc.js": CALC_JS,
              "test/check.js": CHECK_JS}  # fmt: skip
-    repo = shop.make_repo(root, files)
+    repo: Path = shop.make_repo(root, files)
+    return repo
+
+
+def test_a_test_script_that_names_no_test_keeps_the_tests_read_only_all_the_same(
+    tmp_path: Path, script: Script, shop: Any
+) -> None:
+    """``"test": "node test/check.js"`` reports no per-test outcome, so no test file was
+    read-only: a reply that rewrote the check into one that passes ended ``solved``."""
+    repo = _bare_repo(tmp_path, shop)
     cheat = sr(
         "test/check.js", "javascript", "assert.strictEqual(add(2, 3), 5);", "assert.ok(add);"
     )
@@ -251,13 +257,7 @@ def test_a_bare_script_still_failing_after_a_comment_is_never_called_a_passed_te
     """Without ``--test-cmd`` the detected ``npm test`` fails before the change and names no
     test: the change is at most unverified, and the run says the command still fails
     instead of "the change passed syntax, lint, tests gate(s)"."""
-    if shutil.which("node") is None:
-        pytest.skip("node is not installed")
-    root = tmp_path / "bare"
-    root.mkdir()
-    files = {"package.json": _package("node test/check.js"), "src/calc.js": CALC_JS,
-             "test/check.js": CHECK_JS}  # fmt: skip
-    repo = shop.make_repo(root, files)
+    repo = _bare_repo(tmp_path, shop)
     comment = sr(
         "src/calc.js", "javascript", "function add(a, b) {", "// adds\nfunction add(a, b) {"
     )
