@@ -23,18 +23,18 @@ from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from patchwright import interrupts
+from patchwright.agent.asking import ask_model, was_cut_off
 from patchwright.agent.candidates import Tried, rank
 from patchwright.agent.checker import Check, lay_out
 from patchwright.agent.context import fence_lang
 from patchwright.agent.conversation import Conversation
-from patchwright.agent.copy_stop import CopyStop
-from patchwright.agent.fit import HEAD, fitted
+from patchwright.agent.fit import HEAD
 from patchwright.agent.keeping import Declined, Keeper
 from patchwright.agent.pipeline_options import SolveOptions
 from patchwright.agent.prompts import render, restated
 from patchwright.agent.repair import no_edits_feedback, repair_for
 from patchwright.agent.repeats import echo_of
-from patchwright.agent.runaway import RunawayStop, roomier, said
+from patchwright.agent.runaway import roomier, said
 from patchwright.agent.solve_types import Changes, StrategyOutcome, StrategyResult, Txn
 from patchwright.agent.working_copy import Attempt, WorkingCopy
 from patchwright.events import (
@@ -60,14 +60,6 @@ class Checker(Protocol):
 
 
 _ECHO = ("unchanged", "repeated")  # replies that change nothing new
-# what a conversation may fill of the window besides the reply: a tokenizer-free count runs
-# ~10% under on test output (Exercism's camicia: 2,570 estimated, 2,806 real)
-FIT_SHARE, FIT_MARGIN = 0.9, 256
-
-
-def _cut_off(reply: Reply, limit: int) -> bool:
-    """True when the reply stopped at the token limit rather than finishing."""
-    return reply.finish_reason == "length" or reply.usage.completion_tokens >= limit
 
 
 class _Failed(Exception):
@@ -201,24 +193,14 @@ class PipelineSolver:
     # -- getting a reply that applies ------------------------------------------------------
 
     def ask(self, opts: SolveOptions, phase: str, temperature: float | None = None) -> Reply:
-        runaway = RunawayStop(self._on_token)
-        stop = CopyStop(self.working.protected, runaway)
-        limit = int(self.model.context_window * FIT_SHARE) - opts.reply_tokens - FIT_MARGIN
-        sent = fitted(self.messages, limit, self.model.count_tokens)
-        reply = self.model.complete(
-            sent,
-            on_token=stop,
-            max_tokens=opts.reply_tokens,
-            temperature=temperature,
-            phase=phase,
-        )
-        if stop.cut is not None:
-            reply = replace(reply, text=stop.trimmed(reply.text))
-        self.refused, self.looped = stop.refused, runaway.looped
+        asked = ask_model(self.model, self.messages, self.working.protected,
+                          reply_tokens=opts.reply_tokens, phase=phase, temperature=temperature,
+                          on_token=self._on_token)  # fmt: skip
+        self.refused, self.looped = asked.refused, asked.looped
         self.replies += 1
-        self.messages.append({"role": "assistant", "content": reply.text})
-        self.exchange = [{**m} for m in [*sent, self.messages[-1]]]
-        return reply
+        self.messages.append({"role": "assistant", "content": asked.reply.text})
+        self.exchange = [{**m} for m in [*asked.sent, self.messages[-1]]]
+        return asked.reply
 
     def _on_token(self, piece: str) -> None:
         interrupts.check()  # a lost stop request ends a long generation within a token
@@ -265,7 +247,7 @@ class PipelineSolver:
             reply = self.ask(opts, phase, temperature)
             attempt = self._judge_reply(reply, opts)
             self.repeats = self.repeats + 1 if attempt.kind == "repeated" else 0
-            cut_off = self.looped is not None or _cut_off(reply, opts.reply_tokens)
+            cut_off = self.looped is not None or was_cut_off(reply, opts.reply_tokens)
             if cut_off and not attempt.ok and self.messages[-1]["role"] == "assistant":
                 # dropped, its feedback joining the request: a runaway reply is noise for every
                 # later call, and a truncated one was copied, truncation mark and all (polyglot
