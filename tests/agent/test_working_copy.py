@@ -221,3 +221,20 @@ def test_a_repository_that_has_the_example_path_keeps_it(tmp_path: Path) -> None
     wc = copy_of(tmp_path, files, shown=("main.js",))
     attempt = wc.apply_reply(whole("src/ops.js", FIXED_JS))
     assert (attempt.ok, attempt.applied) == (True, ["src/ops.js"])
+
+
+def test_a_block_naming_no_file_is_tried_against_the_one_file_shown_to_edit(
+    tmp_path: Path,
+) -> None:
+    """Its SEARCH text, the model's own earlier version, is in no file: the reply is told
+    that it is not in main.js, with the lines nearest it, not that it names no file."""
+    files = {"main.js": "const f = (x) => {\n  return x - 1;\n};\n",
+             "main.test.js": "console.assert(f(2) === 3);\n"}  # fmt: skip
+    wc = copy_of(tmp_path, files, protected=("main.test.js",), shown=tuple(files))
+    stale = "<<<<<<< SEARCH\nfunction f(x) {\n  return x - 1;\n=======\nfunction f(x) {\n  return x + 1;\n>>>>>>> REPLACE\n"
+    attempt = wc.apply_reply(f"The file is `main.js`.\n```javascript\n{stale}```\n")
+    assert attempt.kind == "failed"
+    assert "main.js" in attempt.feedback and "names no file" not in attempt.feedback
+    fixed = stale.replace("function f(x) {", "const f = (x) => {")
+    assert wc.apply_reply(f"```javascript\n{fixed}```\n").ok
+    assert wc.text("main.js") == "const f = (x) => {\n  return x + 1;\n};\n"

@@ -43,6 +43,20 @@ def test_a_search_block_found_in_two_files_is_an_error_not_a_guess() -> None:
     assert "names no file" in parsed.errors[0]
 
 
+def test_a_search_block_found_nowhere_goes_to_the_one_file_shown_to_edit() -> None:
+    """HumanEvalFix JavaScript-1 with SEARCH/REPLACE: "The file path for this change is
+    `main.js`." then a block whose SEARCH was the model's own earlier version; twice told
+    only that the block names no file, never that its SEARCH text is not in main.js."""
+    stale = PATHLESS_SR.replace("balance", "total")
+    parsed = parse_reply(stale, known_files=KNOWN, shown=SHOWN, editable=["solution.py"])
+    assert [(e.path, e.kind) for e in parsed.edits] == [("solution.py", "replace")]
+    assert parsed.notes == [
+        "edit block 1 named no file; applied to solution.py, the one file shown to edit"
+    ]
+    two = parse_reply(stale, known_files=KNOWN, shown=SHOWN, editable=["a.py", "solution.py"])
+    assert two.edits == [] and "names no file" in two.errors[0]
+
+
 def test_a_bare_code_block_redefining_the_whole_file_replaces_it() -> None:
     fixed = SOLUTION.replace("balance == 0", "balance < 0")
     parsed = parse_reply(f"Here it is:\n```python\n{fixed}```\n", known_files=KNOWN, shown=SHOWN)

@@ -135,7 +135,8 @@ class WorkingCopy:
         return editable[0]
 
     def apply_reply(self, reply: str) -> Attempt:
-        parsed = parse_reply(reply, known_files=self._repo_files, shown=self._shown_texts())
+        parsed = parse_reply(reply, known_files=self._repo_files, shown=self._shown_texts(),
+                             editable=self._editable_shown())  # fmt: skip
         errors = "\n".join(f"- {e}" for e in parsed.errors)
         if not parsed.edits:
             return Attempt(kind="no_edits", feedback=errors)

@@ -240,15 +240,21 @@ class _Parser:
 
 
 def parse_reply(
-    text: str, *, known_files: Sequence[str] = (), shown: Mapping[str, str] | None = None
+    text: str,
+    *,
+    known_files: Sequence[str] = (),
+    shown: Mapping[str, str] | None = None,
+    editable: Sequence[str] = (),
 ) -> ParsedReply:
     """Find every edit in a model reply, in order; explain malformed pieces in ``errors``.
 
     A block with no path anywhere above it takes the previous block's path; with none at
     all it gets the only entry of ``known_files``, or the one file of ``shown`` (the files
     the model was shown, path → text) that it unambiguously belongs to (see
-    :mod:`patchwright.edits.infer`; ``notes`` say what was inferred), or is reported in
-    ``errors``.
+    :mod:`patchwright.edits.infer`), else the one file ``editable`` names (the one shown to
+    edit: a SEARCH text found nowhere then fails against that file, with the lines nearest
+    it, instead of as a block that names no file); ``notes`` say what was inferred. A block
+    none of these places is reported in ``errors``.
     """
     lines = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     parser = _Parser(lines, known_files)
@@ -265,6 +271,10 @@ def parse_reply(
             if len(known_files) != 1:
                 notes.append(f"edit block {n} named no file; applied to {owner}, the only "
                              "shown file containing its SEARCH text")  # fmt: skip
+        elif len(editable) == 1 and edit.kind == "replace":
+            edits.append(dataclasses.replace(edit, path=editable[0]))
+            notes.append(f"edit block {n} named no file; applied to {editable[0]}, the one "
+                         "file shown to edit")  # fmt: skip
         else:
             parser.errors.append(
                 f"edit block {n} names no file: put the file path on the line before it"
