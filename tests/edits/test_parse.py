@@ -176,6 +176,25 @@ def test_a_block_that_lost_its_search_head_is_refused_not_written_as_the_whole_f
     assert "no `<<<<<<< SEARCH` line" in error and "reply line 2" in error
 
 
+GO_MAIN = "package main\n\nfunc Sep(s string) []string {\n\treturn nil\n}\n\nfunc Other() {}\n"
+
+
+def test_a_replace_half_alone_naming_no_file_is_read_as_the_code_it_holds() -> None:
+    """HumanEvalFix Go-1 with SEARCH/REPLACE: six replies in a row were `=======`, the new
+    function, `>>>>>>> REPLACE`; each was told only that it had no SEARCH line."""
+    fixed = "func Sep(s string) []string {\n\treturn []string{s}\n}\n"
+    reply = f"```go\n=======\n{fixed}>>>>>>> REPLACE\n```\n"
+    shown = {"main.go": GO_MAIN, "main_test.go": "package main\n"}
+    parsed = parse_reply(reply, known_files=sorted(shown), shown=shown)
+    assert parsed.errors == []
+    assert [(e.path, e.fmt, e.replace) for e in parsed.edits] == [("main.go", "definitions", fixed)]
+    assert parsed.notes == ["the block with no SEARCH part was read as the new code of main.go"]
+    # lines before the divider are a SEARCH text that lost its head: not guessed at
+    lost_head = f"```go\nfunc Sep(s string) []string {{\n=======\n{fixed}>>>>>>> REPLACE\n```\n"
+    kept = parse_reply(lost_head, known_files=sorted(shown), shown=shown)
+    assert kept.edits == [] and "no `<<<<<<< SEARCH` line" in kept.errors[0]
+
+
 def test_a_whole_file_with_a_heading_underline_is_still_a_whole_file() -> None:
     reply = "README.rst\n```rst\nTitle\n=======\n\ntext\n```\n"
     parsed = parse_reply(reply, known_files=["README.rst"])

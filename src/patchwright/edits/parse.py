@@ -39,6 +39,18 @@ def _headless_block(body: Sequence[str]) -> bool:
     return any(DIVIDER.match(x) for x in body) and any(TAIL.match(x) for x in body)
 
 
+def _replace_half(body: Sequence[str]) -> str | None:
+    """The code of a headless block that is all REPLACE half (nothing before its ``=======``),
+    as small models write "the new function" (HumanEvalFix Go-1 with SEARCH/REPLACE: six such
+    replies in a row); None when lines stand before the divider or nothing after it."""
+    at = next(n for n, x in enumerate(body) if DIVIDER.match(x) or TAIL.match(x))
+    stop = next((n for n, x in enumerate(body) if TAIL.match(x)), len(body))
+    new = body[at + 1 : stop]
+    if any(x.strip() for x in body[:at]) or not DIVIDER.match(body[at]) or not any(new):
+        return None
+    return _text(new)
+
+
 def _text(lines: Sequence[str]) -> str:
     return "".join(x + "\n" for x in lines)
 
@@ -61,6 +73,7 @@ class _Parser:
     diff_path: str = ""
     fence: tuple[str, int, int] | None = None  # marker char, length, closing line
     unnamed: list[tuple[str, str]] = field(default_factory=list)  # (info, code) naming no file
+    headless: dict[str, str] = field(default_factory=dict)  # a REPLACE half alone -> its error
     open_ended: bool = False  # a later tail could also end the last block read
 
     def __post_init__(self) -> None:
@@ -230,6 +243,10 @@ class _Parser:
                 "lines but no `<<<<<<< SEARCH` line: give the lines to replace after "
                 "`<<<<<<< SEARCH`, or send the whole file without the markers"
             )
+            half = _replace_half(body)
+            if half is not None and not path and end < len(self.lines):
+                self.unnamed.append((info.strip().lower(), half))  # placed if it is code
+                self.headless[half] = self.errors[-1]
             return end + 1
         if path and end < len(self.lines):
             self.edits.append(Edit(path, "whole", "", _text(body), "whole"))
@@ -281,6 +298,13 @@ def parse_reply(
             )
     if not parser.edits:
         _place_unnamed(_code_blocks(parser.unnamed, shown), shown, edits, notes)
+        for edit in edits:
+            error = parser.headless.get(edit.replace)
+            if error in parser.errors:  # the REPLACE half alone, placed as the code it holds
+                parser.errors.remove(error)
+                notes.append(
+                    f"the block with no SEARCH part was read as the new code of {edit.path}"
+                )
     return ParsedReply(edits, parser.errors, notes)
 
 
