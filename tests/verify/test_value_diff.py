@@ -71,6 +71,22 @@ def test_values_that_differ_only_in_letter_case_say_so() -> None:
     )
 
 
+def test_a_go_empty_slice_against_a_nil_one_says_which_is_which_and_how() -> None:
+    # HumanEvalFix Go-7: a rewrite that got every other check right failed on this alone
+    line = "main_test.go:10: Not equal: expected: []string{} actual  : []string(nil)"
+    assert with_parting(line) == (
+        f"{line} — expected is an empty slice `[]string{{}}`, actual a nil one "
+        "`[]string(nil)`: a `var x []string` never assigned stays nil; start from "
+        "`[]string{}` (or `make([]string, 0)`) where an empty one is meant"
+    )
+    maps = where_they_part("map[string]int(nil)", "map[string]int{}")
+    assert maps == (
+        "expected is a nil map `map[string]int(nil)`, actual an empty one `map[string]int{}`: "
+        "return nil (or a `var x map[string]int` never assigned) where nothing is found"
+    )
+    assert where_they_part("[]int{}", "[]string(nil)") is None  # not the same type: no line
+
+
 def test_a_probe_steps_over_a_string_with_its_escapes_whatever_its_quote() -> None:
     line = """f("a\\"b") === 'c\\'d' && `e`"""
     assert line[string_end(line, 2) :] == ") === 'c\\'d' && `e`"

@@ -10,7 +10,8 @@ pair of long values the runners add one line saying what stands where they part:
 
 Values that differ only in whitespace get the line however short they are, the whitespace
 named in words (Go-118: ``expected: "" actual : " "``, four attempts kept ``return " "``);
-so do values that differ only in letter case (Go-119: ``"Yes"`` and ``"yes"``, four times).
+so do values that differ only in letter case (Go-119: ``"Yes"`` and ``"yes"``, four times),
+and Go's empty slice or map against a nil one (``[]string{}`` and ``[]string(nil)``).
 """
 
 from __future__ import annotations
@@ -32,6 +33,8 @@ def where_they_part(
     when both are short, equal, or share nothing at their start to point from."""
     if expected == actual:
         return None
+    if nil := _nil_or_empty(expected, actual, names):
+        return nil
     blank = "".join(expected.split()) == "".join(actual.split())  # `""` and `" "` look alike
     if expected.lower() == actual.lower():  # `"Yes"` and `"yes"` too
         return f"they differ only in letter case: {names[0]} `{expected}`, {names[1]} `{actual}`"
@@ -54,6 +57,28 @@ def where_they_part(
     if not own[1]:
         return f"{where}: {first} has {expected_own} there, {second} has not"
     return f"{where}: {first} {expected_own}, {second} {actual_own}"
+
+
+_NIL = re.compile(r"^((?:\[\]|map\[)[^({]*)\(nil\)$")
+
+
+def _nil_or_empty(expected: str, actual: str, names: tuple[str, str]) -> str | None:
+    """Go's empty slice or map against a nil one, which testify tells apart and a reader
+    does not (HumanEvalFix Go-7 and Go-58: ``expected: []string{} actual : []string(nil)``;
+    a rewrite that got every other check right was lost over it)."""
+    first, second = names
+    if (nil := _NIL.match(actual)) and expected == f"{nil[1]}{{}}":
+        kind = "map" if nil[1].startswith("map") else "slice"
+        return (f"{first} is an empty {kind} `{expected}`, {second} a nil one `{actual}`: a "
+                f"`var x {nil[1]}` never assigned stays nil; start from `{expected}` (or "
+                f"`make({nil[1]}, 0)`) where an empty one is meant")  # fmt: skip
+    if (nil := _NIL.match(expected)) and actual == f"{nil[1]}{{}}":
+        kind = "map" if nil[1].startswith("map") else "slice"
+        return (
+            f"{first} is a nil {kind} `{expected}`, {second} an empty one `{actual}`: "
+            f"return nil (or a `var x {nil[1]}` never assigned) where nothing is found"
+        )
+    return None
 
 
 def _shared(a: str, b: str) -> int:
