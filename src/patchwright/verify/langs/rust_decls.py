@@ -24,16 +24,15 @@ _MAX_FILES = 200
 
 def field_hint(message: str, crate: Path, tree: Path) -> str:
     """The hint for a field error's struct (``message`` names it), from the ``.rs`` files of
-    ``crate``; empty when it is not declared there (a dependency's, say) or declared twice."""
+    ``crate``'s ``src``; empty when it is not declared there (a dependency's, say) or declared twice."""
     named = _NAMED.search(message)
     if named is None:
         return ""
     name = named.group(1)
     head = re.compile(rf"^\s*(?:pub(?:\([^)]*\))?\s+)?struct\s+{name}\b[^\n]*", re.M)
     found: list[tuple[Path, str, int, int]] = []
-    for path in sorted(crate.rglob("*.rs"))[:_MAX_FILES]:
-        if "target" in path.relative_to(crate).parts:
-            continue
+    # the crate's own sources only: a walk of the whole crate would go through target/
+    for path in sorted((crate / "src").rglob("*.rs"))[:_MAX_FILES]:
         try:
             text = path.read_text(encoding="utf-8", errors="replace")
         except OSError:
