@@ -21,6 +21,7 @@ from patchwright.edits.locate import already_present, covers_match, locate
 from patchwright.edits.match import Found, split_lines
 from patchwright.edits.paths import resolve_path
 from patchwright.edits.quotes import straighten_added_quotes
+from patchwright.edits.rust_test_links import keep_test_links
 from patchwright.edits.types import ApplyResult, BlockResult, Edit, PathResolutionError
 
 
@@ -244,6 +245,18 @@ _FIXES: dict[str, Callable[[str, str, str], tuple[str, list[str]]]] = {
 }
 
 
+def _keep_test_links(
+    files: Mapping[str, str | None], state: dict[str, str | None], notes: list[str]
+) -> None:
+    """A Rust test module's link that a reply replaced by an inline copy, restored."""
+    deleted = [p for p, t in state.items() if t is None and files.get(p) is not None]
+    for path, new in state.items():
+        old = files.get(path)
+        if path.endswith(".rs") and old is not None and new is not None and old != new:
+            state[path], said = keep_test_links(path, old, new, deleted)
+            notes.extend(said)
+
+
 _JOINED = (
     "edit block {n} and the block after it read either as two blocks or as one block whose "
     "REPLACE holds marker lines, and the second block only matches text the first one wrote "
@@ -286,6 +299,7 @@ def apply_edits(edits: Sequence[Edit], files: Mapping[str, str | None]) -> Apply
     # a whole file read as the definitions it changes: said, so the reply's author knows
     notes.extend(f"{r.path}: {r.message}" for r in results if r.strategy == "merge" and r.message)
     _preserve_imports(files, state, notes)
+    _keep_test_links(files, state, notes)
     changed = {p: t for p, t in state.items() if t != files.get(p)}
     return ApplyResult(True, results, changed, notes)
 
