@@ -205,8 +205,26 @@ def judge(task: Task, repo: Path, timeout: float) -> bool:
     rust = task.language == "rust"
     done = run_bounded(python_cmd(task.judge), cwd=repo, timeout=limit, capture=rust)
     if rust and done.returncode == 0:
-        return every_rust_test_passed(task.hidden, done.stdout + done.stderr)
+        output = done.stdout + done.stderr
+        return every_rust_test_passed(task.hidden, output) and test_links_kept(task, repo)
     return done.returncode == 0
+
+
+_TEST_LINK = re.compile(r"^\s*#\[cfg\(test\)\]\s*\n\s*mod\s+\w+\s*;", re.M)
+
+
+def test_links_kept(task: Task, repo: Path) -> bool:
+    """Each ``#[cfg(test)] mod NAME;`` of the task's source files is still there: a module
+    of the tool's own in its place runs the tool's copy of the tests, under the same test
+    names, instead of the restored file."""
+    for rel in task.source_files():
+        links = _TEST_LINK.findall(task.files[rel])
+        path = repo / rel
+        text = path.read_text(errors="replace") if path.is_file() else ""
+        now = {" ".join(x.split()) for x in _TEST_LINK.findall(text)}
+        if any(" ".join(x.split()) not in now for x in links):
+            return False
+    return True
 
 
 _RUST_TEST = re.compile(r"#\[test\]\s*(?:#\[[^\]]*\]\s*)*(?:pub\s+)?fn\s+(\w+)")
