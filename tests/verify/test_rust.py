@@ -125,6 +125,23 @@ def test_the_compilers_suggested_fix_reaches_the_repair_report(
     assert f"- {problem.render()}\n    {problem.hint}" in summarize_failures(list(results.values()))
 
 
+def test_a_fix_rustc_calls_machine_applicable_is_carried_and_no_other(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    """What ``cargo fix`` would apply unseen travels with the problem (the agent applies it);
+    a suggestion rustc only thinks may be right (a method for a function) stays a hint."""
+    top = "pub fn top(v: &[i32]) -> i32 {\n    *v.iter().max().unwrap()\n}\n"
+    write({"Cargo.toml": CARGO, "src/lib.rs": top})
+    base = baseline()
+    write({"src/lib.rs": top.replace("    *v", "    v")})
+    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    assert (problem.code, problem.fix) == ("E0308", ((2, 5, 2, 5, "*"),))
+    assert "fix" not in problem.to_dict()
+    write({"src/lib.rs": top.replace("*v.iter().max().unwrap()", "max(v)")})
+    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    assert (problem.code, problem.fix) == ("E0425", ())
+
+
 def test_a_terse_compiler_message_carries_what_its_label_says(
     write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
 ) -> None:

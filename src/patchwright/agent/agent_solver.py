@@ -18,12 +18,13 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from patchwright.agent.checker import Check, lay_out
+from patchwright.agent.compiler_fixes import fix_and_recheck
 from patchwright.agent.context import ContextFile
 from patchwright.agent.keeping import Declined, Keeper, Kept, write_change
 from patchwright.agent.prompts import render
 from patchwright.agent.role_runner import Handover, RoleRunner
 from patchwright.agent.roles import Role
-from patchwright.agent.solve_types import StrategyOutcome, StrategyResult, Txn
+from patchwright.agent.solve_types import Changes, StrategyOutcome, StrategyResult, Txn
 from patchwright.agent.tools.bench import Workbench
 from patchwright.events import AgentPlan, AgentRejected, EventBus, TxnRollback
 from patchwright.llm import Message
@@ -85,6 +86,11 @@ class AgentSolver:
         if self.txn is None:
             self.txn = self.new_txn()
         write_change(self.txn, self.bench.root, self.bench.working)
+
+    def _recheck(self, changes: Changes) -> Check:
+        """The check of the working copy as it now is (the compiler's fixes made in it)."""
+        self.sync()
+        return self.bench.check(sorted(changes))
 
     def _rollback(self) -> None:
         if self.txn is not None:
@@ -167,10 +173,12 @@ class AgentSolver:
             raise _SentBack("you called finish without changing any file")
         if lay_out(self.bench.working, self.bench.formatted):  # not refused for layout
             self.sync()
-        check = self.last_check = self.bench.check(changed)
+        check, fixed = fix_and_recheck(self.bench.working, self.bench.check(changed), self._recheck)
+        self.last_check = check
         check.require_verdicts()  # not the coder's fault: the run stops, rolled back
         if not check.ok:
-            raise _SentBack("the gates or the task's check failed:\n" + check.summary)
+            fixes = "".join(f"{note}\n" for note in fixed)
+            raise _SentBack(f"{fixes}the gates or the task's check failed:\n{check.summary}")
         review = self._review(opts, summary, check)
         if review.control == "reject":
             raise _SentBack(str(review.data.get("reasons", "")))

@@ -43,6 +43,9 @@ class Problem:
     message: str
     detail: str = ""
     hint: str = ""
+    # the tool's own fix, safe to apply unseen (rustc's machine-applicable suggestions):
+    # (first line, first column, last line, end column, new text), 1-based, end exclusive
+    fix: tuple[tuple[int, int, int, int, str], ...] = field(default=(), compare=False)
 
     @property
     def key(self) -> tuple[str, str, str, str]:
@@ -61,7 +64,9 @@ class Problem:
         return f"{where}: {code}{self.message}"
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        data = asdict(self)
+        del data["fix"]
+        return data
 
 
 def diff_problems(

@@ -210,6 +210,22 @@ def test_unlinking_the_protected_rust_tests_does_not_count_as_passing_them(
     assert "Your change removed `mod tests;` from src/lib.rs" in repair
 
 
+def test_a_rust_compile_error_the_compiler_knows_the_fix_of_is_fixed_without_a_reply(
+    tmp_path: Path, script: Script, shop: Any
+) -> None:
+    """HumanEvalFix Rust-33 and 37: replies that pushed a `&i32` where an `i32` goes, or
+    borrowed a vector never declared `mut`, were refused at the types gate and their tests
+    never ran, though rustc said the fix and called it safe to apply. The change is checked
+    with rustc's fixes instead: here the type error, then the borrow error it hid."""
+    repo, (path, fence, (bad, _), _, _) = _repo("rust", tmp_path, shop)
+    body = "    let sums = Vec::new();\n    sums.push(a + b);\n    let first = &sums[0];\n    first"
+    code, out = shop.run(repo, TASK, script([sr(path, fence, bad, body), "fix(calc): add adds"]),
+                         "--test-cmd", "cargo test --offline", "--max-iter", "1")  # fmt: skip
+    assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
+    fixed = body.replace("let sums", "let mut sums").replace("    first", "    *first")
+    assert (repo / path).read_text() == RUST_LIB.replace(bad, fixed)
+
+
 CHECK_JS = (
     "const assert = require('node:assert');\nconst { add } = require('../src/calc');\n\n"
     "assert.strictEqual(add(2, 3), 5);\n"

@@ -117,7 +117,26 @@ def _problem(item: dict[str, object], tree: Path, cwd: Path, warnings: bool) -> 
     hint = _hint(item) or (field_hint(message, cwd, tree) if code in FIELD_ERRORS else "")
     return Problem("types", rel, line if isinstance(line, int) else None,
                    str(code) if code else "rustc", message, tail(rendered, 14, 1200),
-                   hint)  # fmt: skip
+                   hint, _fix(item, file))  # fmt: skip
+
+
+def _fix(item: dict[str, object], file: str) -> tuple[tuple[int, int, int, int, str], ...]:
+    """The replacements of the message's first suggestion that rustc calls machine-applicable
+    (what ``cargo fix`` applies), all in the problem's own file; empty when there is none."""
+    children = item.get("children")
+    for child in children if isinstance(children, list) else []:
+        if not isinstance(child, dict):
+            continue
+        spans = [s for s in child.get("spans") or [] if isinstance(s, dict)]
+        edits = [s for s in spans if isinstance(s.get("suggested_replacement"), str)]
+        if not edits:
+            continue
+        if any(s.get("suggestion_applicability") != "MachineApplicable"
+               or s.get("file_name") != file for s in edits):  # fmt: skip
+            return ()
+        return tuple((int(s["line_start"]), int(s["column_start"]), int(s["line_end"]),
+                      int(s["column_end"]), str(s["suggested_replacement"])) for s in edits)  # fmt: skip
+    return ()
 
 
 def _with_label(message: str, label: object) -> str:
