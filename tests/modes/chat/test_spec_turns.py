@@ -173,6 +173,13 @@ def test_a_tasks_progress_is_told_a_line_at_a_time(state: ChatState) -> None:
     for status in ("passed", "skipped", "could_not_run"):
         progress(GateResult(gate="tests", status=status, new_problems=0, fixed_problems=0,
                             seconds=0.1, reason=None))  # fmt: skip
+    for gate, reason in (
+        ("tests", "not run: the lint gate failed"),
+        ("types", "no checker"),
+        ("tests", "`npm test` still fails, as it did before the change"),
+    ):
+        progress(GateResult(gate=gate, status="skipped", new_problems=0, fixed_problems=0,
+                            seconds=0.1, reason=reason))  # fmt: skip
     progress(TxnRollback(reason="the tests fail"))
     lines = [line.strip() for line in ui.text.splitlines()]
     assert lines == [
@@ -182,7 +189,9 @@ def test_a_tasks_progress_is_told_a_line_at_a_time(state: ChatState) -> None:
         "· asking the model…",
         "· verifying shop/pricing.py…",
         "tests: passed",
+        "tests: skipped",
         "tests: could not run",
+        "tests: skipped — `npm test` still fails, as it did before the change",
         "· rolled back: the tests fail",
     ]
 

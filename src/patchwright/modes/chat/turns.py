@@ -7,6 +7,7 @@ kept, unless edits are allowed for the session."""
 from __future__ import annotations
 
 import re
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 
@@ -100,6 +101,11 @@ def _since(marks: dict[str, float]) -> float | None:
     return round(first - marks["start"], 3) if first is not None else None
 
 
+def _after_a_failure(reason: str | None) -> bool:
+    """A gate left out because an earlier one failed (``run_gates``): nothing to tell."""
+    return (reason or "").startswith("not run:")
+
+
 class TurnProgress:
     """Says what a task is doing, a line at a time: the plan (what done means, the files it
     reads), the model's streamed reply, the agent's tool calls (also kept in the
@@ -126,6 +132,10 @@ class TurnProgress:
                 say(f"[dim]· verifying {escape(', '.join(event.paths))}…[/]")
             case GateResult() if event.status != "skipped":
                 say(f"[dim]  {event.gate}: {event.status.replace('_', ' ')}[/]")
+            case GateResult() if event.gate == "tests" and not _after_a_failure(event.reason):
+                # the tests judged nothing: said as it happens, not only in the end note
+                why = f" — {escape(textwrap.shorten(event.reason, 200))}" if event.reason else ""
+                say(f"[yellow]  tests: skipped{why}[/]")
             case TxnRollback():
                 say(f"[yellow]· rolled back: {escape(event.reason)}[/]")
             case ToolCall() | ToolRefused():
