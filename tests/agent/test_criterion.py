@@ -207,6 +207,18 @@ def test_a_test_that_fails_exactly_as_before_the_change_is_said_to() -> None:
     assert verdict is not None and "tests still fail, exactly as before" in verdict.report
 
 
+def test_a_long_test_command_is_quoted_once_and_named_after() -> None:
+    """A polyglot task's command is a 290-character script: the repair prompt's "Done means"
+    line quotes it, and its failure report calls it the test command instead of again."""
+    script = 'D="${DEPS:-/opt/deps}"; [ -x "$D/jest" ] || exit 3; ln -sf "$D" node_modules && jest --ci ./*'
+    before = failing(case(ADD.id, "assert -1 == 5"))
+    crit = decide(baseline(before), "fix add", TEXTS, user_test_cmd=script)
+    verdict = evaluate(crit, failing(case(ADD.id, "assert 6 == 5")), ["calc.py"], _never,
+                       before=before)  # fmt: skip
+    assert verdict is not None and verdict.report.startswith("the test command still fails:\n")
+    assert script not in verdict.report and crit.describe() == f"`{script}` exits 0"
+
+
 def test_failures_that_say_nothing_are_not_called_unchanged() -> None:
     silent = failing(case(ADD.id))
     crit = decide(baseline(silent), "fix add", TEXTS, user_test_cmd="pytest -q")

@@ -285,24 +285,35 @@ def _still_failing(what: str, run: TestRun, before: TestRun | None, ids: Sequenc
             f":\n{describe_tests(run, ids, SHOWN)}")  # fmt: skip
 
 
+LONG_COMMAND = 80  # characters: a longer test command is named once, in "Done means"
+
+
+def _named(cmd: str) -> str:
+    """How a report names the test command: itself, or — a long one (a polyglot task's is a
+    290-character script), which the repair prompt's "Done means" line already quotes —
+    "the test command"."""
+    return f"`{cmd}`" if len(cmd) <= LONG_COMMAND else "the test command"
+
+
 def _test_command(
-    cmd: str, run: TestRun | None, must_pass: frozenset[str], before: TestRun | None
+    command: str, run: TestRun | None, must_pass: frozenset[str], before: TestRun | None
 ) -> Verdict:
+    cmd = _named(command)
     if run is None:
-        return Verdict(False, [cmd], f"`{cmd}` did not run")
+        return Verdict(False, [command], f"{cmd} did not run")
     if run.problem is None and run.exit_code == 0:
         gone = sorted(t for t in must_pass if not passed(t, run)) if run.per_test else []
         if gone:
             return Verdict(False, gone, (
-                f"`{cmd}` exits 0, but these tests, which failed before the change, did not pass "
+                f"{cmd} exits 0, but these tests, which failed before the change, did not pass "
                 f"in it (they no longer ran, or were skipped): {', '.join(gone[:SHOWN])}. Make "
                 "them pass; do not stop them from running."))  # fmt: skip
         return Verdict(True)
     failing = sorted(run.failing)
     if failing:
-        return Verdict(False, failing, _still_failing(f"`{cmd}` still fails", run, before, failing))
-    what = run.problem or run.missing_tool or exited(cmd, run.exit_code)
-    return Verdict(False, [cmd], f"`{cmd}` {what}:\n{tail(said(run.output), 30, 2000)}")
+        return Verdict(False, failing, _still_failing(f"{cmd} still fails", run, before, failing))
+    what = run.problem or run.missing_tool or exited(command, run.exit_code)
+    return Verdict(False, [command], f"{cmd} {what}:\n{tail(said(run.output), 30, 2000)}")
 
 
 def passed(test_id: str, run: TestRun) -> bool:
