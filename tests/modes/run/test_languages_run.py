@@ -177,9 +177,10 @@ def test_unlinking_the_protected_rust_tests_does_not_count_as_passing_them(
     tmp_path: Path, script: Script, shop: Any
 ) -> None:
     """HumanEvalFix's Rust layout (private functions, ``mod tests;`` reading src/tests.rs, no
-    .gitignore). A reply that swaps ``mod tests;`` for an empty module of its own makes
-    ``cargo test`` exit 0 with the task's test gone: that is not solved. Nor does the baseline
-    run's ``target/`` reach the model (its build files once did, and were edited)."""
+    .gitignore). A reply that drops ``mod tests;`` makes ``cargo test`` exit 0 with the
+    task's test gone: that is not solved. (One that swaps it for a module of its own keeps
+    the line: ``test_rust_test_links.py``.) Nor does the baseline run's ``target/`` reach the
+    model (its build files once did, and were edited)."""
     if shutil.which("cargo") is None:
         pytest.skip("cargo is not installed")
     lib = "fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n\n#[cfg(test)]\nmod tests;\n"
@@ -188,7 +189,7 @@ def test_unlinking_the_protected_rust_tests_does_not_count_as_passing_them(
     root.mkdir()
     cargo = CASES["rust"][0]["Cargo.toml"]
     repo = shop.make_repo(root, {"Cargo.toml": cargo, "src/lib.rs": lib, "src/tests.rs": tests})
-    unlink = sr("src/lib.rs", "rust", "mod tests;", "mod tests {}")
+    unlink = sr("src/lib.rs", "rust", "#[cfg(test)]\nmod tests;", "")
     code, out = shop.run(repo, TASK, script([unlink]), "--test-cmd", "cargo test --offline",
                          "--max-iter", "1")  # fmt: skip
     assert (code, out["outcome"]) == (1, "failed"), json.dumps(out)[:3000]
@@ -198,9 +199,8 @@ def test_unlinking_the_protected_rust_tests_does_not_count_as_passing_them(
     run_dir = next((repo / ".patchwright" / "runs").iterdir())
     messages = json.loads((run_dir / "trajectory.json").read_text())["messages"]
     assert not any("target/" in m["content"] for m in messages)
-    fix = sr("src/lib.rs", "rust", "    a - b", "    a + b")
-    relink = sr("src/lib.rs", "rust", "mod tests {}", "mod tests;")  # on top of the rejected one
-    replies = script([unlink, relink + fix, "fix(calc): add adds"])
+    fix = sr("src/lib.rs", "rust", "    a - b", "    a + b")  # asked from the file as it was
+    replies = script([unlink, fix, "fix(calc): add adds"])
     code, out = shop.run(repo, TASK, replies, "--test-cmd", "cargo test --offline")
     assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
     run_dir = max((repo / ".patchwright" / "runs").iterdir())
