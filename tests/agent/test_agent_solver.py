@@ -5,9 +5,13 @@ coder with its reasons; and a run that keeps nothing leaves the repository as it
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+import pytest
+from tests.conftest import make_repo
 
 from patchwright.agent.request import Overrides, build_request
 from patchwright.agent.session import Session
@@ -137,3 +141,26 @@ def test_a_coder_going_round_in_circles_is_stopped_with_the_repository_as_it_was
     assert result.reason == "stopped: 8 steps with no edit and no new file read"
     assert result.files_changed == [] and result.role_usage["coder"]["steps"] < 40
     assert shop.fingerprint(shop_repo) == before
+
+
+def test_the_coders_change_is_judged_with_the_compilers_safe_fixes_made(tmp_path: Path) -> None:
+    """As in the pipeline: a change refused only for errors rustc knows the safe fix of (a
+    borrow returned where a value goes) is judged with the fix, not sent back for it."""
+    if shutil.which("cargo") is None:
+        pytest.skip("cargo is not installed")
+    lib = "pub fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n"
+    test = "#[test]\nfn adds() {\n    assert_eq!(calc::add(2, 3), 5);\n}\n"
+    cargo = '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n'
+    root = tmp_path / "calc"
+    root.mkdir()
+    repo = make_repo(root, {"Cargo.toml": cargo, "src/lib.rs": lib, "tests/calc.rs": test,
+                            ".gitignore": "target\n"})  # fmt: skip
+    borrowed = ("src/lib.rs\n```rust\n<<<<<<< SEARCH\n    a - b\n=======\n    let s = &(a + b);\n"
+                "    s\n>>>>>>> REPLACE\n```\n")  # fmt: skip
+    script = [call("edit", edits=borrowed), call("finish", summary="fixed"), APPROVE]
+    result, events, _ = agent_run(repo, tmp_path, script, test_cmd="cargo test --offline")
+    assert (result.outcome, result.iterations) == ("solved", 1)
+    assert not [e for e in events if isinstance(e, AgentRejected)]
+    assert (repo / "src/lib.rs").read_text() == lib.replace(
+        "    a - b", "    let s = &(a + b);\n    *s"
+    )
