@@ -1,7 +1,8 @@
 """Whether a change repeats one that verification already turned down, or changes nothing
 the compiler sees: byte for byte, or — in a language where layout and comments carry no
 meaning (Go, Rust, JavaScript, TypeScript) — but for whitespace and comments outside string
-literals (whitespace only, for "changes nothing": comments can hold doc tests).
+literals (for "changes nothing", whitespace and the comments no tool reads: a Rust doc
+comment holds doc tests, a Go directive or a Go test's ``// Output:`` is read).
 
 HumanEvalFix Go-13: the whole-file attempt changed ``i < b`` to ``i <= b`` (and re-spaced the
 file); the one-function retry then sent the same ``i <= b`` in the file's own layout. It was
@@ -49,17 +50,42 @@ def repeats(changes: Changes, rejected: Sequence[Changes]) -> bool:
     return any(_key(old) == key for old in rejected)
 
 
+# the comments a toolchain reads: Rust's doc comments (doc tests), Go's directives
+_READ_COMMENTS: dict[str, bytes] = {
+    "rust": rb"///[^\n]*|//![^\n]*|/\*[*!].*?\*/",
+    "go": rb"//go:[^\n]*|//export [^\n]*|// ?\+build[^\n]*|//line [^\n]*",
+}
+_CODE = {
+    family: re.compile(
+        rb'(?P<text>"(?:\\.|[^"\\])*"|`[^`]*`|\'(?:\\.|[^\'\\\n])*\')'
+        rb"|(?P<read>" + read + rb")|//[^\n]*|/\*.*?\*/|\s+",
+        re.S,
+    )
+    for family, read in _READ_COMMENTS.items()
+}
+
+
 def same_code(path: str, old: str | None, new: str | None) -> bool:
-    """Whether ``new`` differs from ``old`` (the file ``path``) in whitespace only (outside
-    string literals), in a language where layout carries no meaning. Comments count: a Rust
-    doc test lives in one."""
-    if old is None or new is None or family_of(path) is None:
+    """Whether ``new`` differs from ``old`` (the file ``path``) in layout only, in a language
+    where layout carries no meaning: whitespace outside string literals and, in Rust and in a
+    Go file that is no test, the comments no tool reads (a doc comment holds Rust's doc tests;
+    a Go test file's ``// Output:`` is checked). HumanEvalFix Rust-38's first reply added a
+    "// Corrected line" comment to a function it left as it was."""
+    family = family_of(path)
+    if old is None or new is None or family is None:
         return False
-    return _spaceless(old.encode()) == _spaceless(new.encode())
+    code = _CODE.get(family) if not path.endswith("_test.go") else None
+    if code is None:
+        return _spaceless(old.encode()) == _spaceless(new.encode())
+    return _uncommented(code, old.encode()) == _uncommented(code, new.encode())
 
 
 def _spaceless(text: bytes) -> bytes:
     return _SPACES.sub(lambda m: m.group("text") or b"", text)
+
+
+def _uncommented(code: re.Pattern[bytes], text: bytes) -> bytes:
+    return code.sub(lambda m: m.group("text") or m.group("read") or b"", text)
 
 
 def echo_of(
