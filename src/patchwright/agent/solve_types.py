@@ -138,6 +138,13 @@ class SolveResult:
             self.gates = solved.check.gate_statuses
             if solved.check.verdict is not None:
                 self.criterion.update(solved.check.verdict.to_json())
+        elif solved.outcome == "failed" and self.criterion.get("defined"):
+            # no change was ever checked (each reply changed nothing): what failed still does
+            crit = self.criterion
+            left = (crit.get("must_pass") or crit.get("targets")
+                    or [crit.get("test_cmd"), *crit.get("done_when", [])])  # fmt: skip
+            self.criterion.update({"met": False, "remaining": [x for x in left if x],
+                                   "proved": False})  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
         return {
