@@ -344,9 +344,8 @@ def test_after_a_failed_attempt_the_model_is_asked_for_the_function_the_failing_
     failing test and what it said, the 1.5B model has something smaller to get right."""
     repo, (path, fence, (bad, good), test_id, said) = _repo(kind, tmp_path, shop)
     before = (repo / path).read_text()
-    indent = bad[: len(bad) - len(bad.lstrip())]
     name = FUNCTIONS[kind].split("(")[0].split()[-1]
-    replies = script([sr(path, fence, bad, f"{indent}// add them\n{bad}"),
+    replies = script([sr(path, fence, bad, bad.replace("-", "/")),
                       f"The subtraction should be an addition.\n```{fence}\n{FUNCTIONS[kind]}```\n",
                       "fix(calc): add adds"])  # fmt: skip
     code, out = shop.run(repo, TASK, replies, "--max-iter", "2")
@@ -370,8 +369,7 @@ def test_when_the_corrected_function_fails_too_it_is_asked_for_anew_without_its_
     repo, (path, fence, (bad, good), _, said) = _repo(kind, tmp_path, shop)
     before = (repo / path).read_text()
     wrong = FUNCTIONS[kind].replace("a + b", "a * b")
-    replies = script([sr(path, fence, bad, f"{bad[: len(bad) - len(bad.lstrip())]}// add\n{bad}"),
-                      f"```{fence}\n{wrong}```\n", f"```{fence}\n{FUNCTIONS[kind]}```\n",
+    replies = script([sr(path, fence, bad, bad.replace("-", "/")), f"```{fence}\n{wrong}```\n", f"```{fence}\n{FUNCTIONS[kind]}```\n",
                       "fix(calc): add adds"])  # fmt: skip
     code, out = shop.run(repo, TASK, replies, "--max-iter", "3")
     assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
