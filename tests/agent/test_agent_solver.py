@@ -161,6 +161,9 @@ def test_the_coders_change_is_judged_with_the_compilers_safe_fixes_made(tmp_path
     result, events, _ = agent_run(repo, tmp_path, script, test_cmd="cargo test --offline")
     assert (result.outcome, result.iterations) == ("solved", 1)
     assert not [e for e in events if isinstance(e, AgentRejected)]
+    assert [n.split(" as ")[0] for n in result.notes] == [
+        "src/lib.rs:3: fixed [E0308] mismatched types: expected `i32`, found `&i32`"
+    ]
     assert (repo / "src/lib.rs").read_text() == lib.replace(
         "    a - b", "    let s = &(a + b);\n    *s"
     )

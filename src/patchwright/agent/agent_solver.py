@@ -184,7 +184,9 @@ class AgentSolver:
             raise _SentBack(str(review.data.get("reasons", "")))
         if review.control != "approve":
             raise _Stop(str(review.data.get("reason", "the reviewer did not decide")))
-        return self._keep(opts, check, str(review.data.get("commit_message", "")))
+        kept = self._keep(opts, check, str(review.data.get("commit_message", "")))
+        kept.notes.extend(fixed)
+        return kept
 
     def _review(self, opts: AgentOptions, summary: str, check: Check) -> Handover:
         state = (

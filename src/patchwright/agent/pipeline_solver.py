@@ -357,7 +357,7 @@ class PipelineSolver:
         outcome: StrategyOutcome = "solved" if kept.check.solved else "unverified"
         return StrategyResult(outcome, iteration, kept.files, kept.diff, changes=kept.changes,
                               first_try=iteration == 1 and first, check=kept.check,
-                              exchange=self.exchange)  # fmt: skip
+                              exchange=self.exchange, notes=fixed)  # fmt: skip
 
     def _rewrite(self, txn: Txn, changes: Changes) -> Check:
         txn.stage(changes)

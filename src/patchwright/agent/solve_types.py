@@ -78,6 +78,7 @@ class StrategyResult:
     changes: Changes = field(default_factory=dict)  # the kept change's bytes (None: deleted)
     # pipeline: the request that made the kept change as sent, and its reply
     exchange: list[Message] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # what the tool did to the kept change
 
 
 @dataclass(frozen=True)
@@ -134,6 +135,7 @@ class SolveResult:
         self.iterations, self.reason = solved.iterations, solved.reason
         self.first_try, self.retries = solved.first_try, solved.retries
         self.steps, self.role_usage = solved.steps, solved.role_usage
+        self.notes.extend(solved.notes)
         if solved.check is not None:
             self.gates = solved.check.gate_statuses
             if solved.check.verdict is not None:

@@ -226,6 +226,12 @@ def test_a_rust_compile_error_the_compiler_knows_the_fix_of_is_fixed_without_a_r
     assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
     fixed = body.replace("let sums", "let mut sums").replace("    first", "    *first")
     assert (repo / path).read_text() == RUST_LIB.replace(bad, fixed)
+    told = [n.split(" as the compiler")[0] for n in out["notes"] if "compiler" in n]
+    assert told == [  # the user is told what the tool, not the model, changed
+        "src/lib.rs:5: fixed [E0308] mismatched types: expected `i32`, found `&i32`",
+        "src/lib.rs:3: fixed [E0596] cannot borrow `sums` as mutable, as it is not declared "
+        "as mutable",
+    ]
 
 
 CHECK_JS = (
