@@ -79,3 +79,9 @@ def test_a_one_function_reply_that_appends_the_tests_changes_the_function_only()
     out = apply_edits([reply], {"src/lib.rs": LIB})
     assert out.ok and out.new_texts == {"src/lib.rs": FIXED}
     assert "kept `mod tests;`" in out.notes[0]
+
+
+def test_a_link_with_its_attribute_on_the_same_line_is_kept_too() -> None:
+    old = "fn f() {}\n\n#[cfg(test)] mod tests;\n"
+    new = "fn f() {}\n\n#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() {}\n}\n"
+    assert keep_test_links("src/lib.rs", old, new)[0] == old

@@ -20,7 +20,7 @@ from pathlib import PurePosixPath
 
 from patchwright.edits.brace_defs import definitions
 
-_LINK = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;\s*$")
+_LINK = re.compile(r"^\s*(#\[cfg\(test\)\]\s*)?(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*;\s*$")
 _INLINE = re.compile(r"^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+(\w+)\s*\{")
 _CFG_TEST = re.compile(r"^\s*#\[cfg\(test\)\]\s*$")
 
@@ -41,8 +41,8 @@ def _test_links(lines: list[str]) -> list[tuple[int, str]]:
     for n, line in enumerate(lines):
         match = _LINK.match(line)
         above = next((x for x in reversed(lines[:n]) if x.strip()), "")
-        if match and _CFG_TEST.match(above):
-            found.append((n, match.group(1)))
+        if match and (match.group(1) or _CFG_TEST.match(above)):
+            found.append((n, match.group(2)))
     return found
 
 
@@ -63,7 +63,11 @@ def keep_test_links(
         if not spans:
             continue
         span = spans[0]
-        cfg = next(i for i in range(n - 1, -1, -1) if old_lines[i].strip())
+        cfg = (
+            n
+            if "#[" in old_lines[n]
+            else next(i for i in range(n - 1, -1, -1) if old_lines[i].strip())
+        )
         new_lines[span.start : span.stop] = old_lines[cfg : n + 1]
         notes.append(
             f"{path}: kept `{old_lines[n].strip()}` — the reply wrote a `mod {name} {{ … }}` "
