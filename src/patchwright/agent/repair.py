@@ -6,7 +6,8 @@ failed: the check's summary, the lines of the change its errors point at, the de
 deleted that the code still uses — and, apart from what failed, how the edit was applied (an
 import it added, say: polyglot Go octal's was listed under "What failed:"). A change that made
 most of the failing checks pass is told how close it came (``progress.closing_in``), so that
-its repair keeps what it fixed.
+its repair keeps what it fixed; one whose failing test now stops at another check than before
+is told which way it moved (``check_moves``).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from patchwright.agent.check_moves import check_moved
 from patchwright.agent.checker import Check
 from patchwright.agent.pipeline_options import SolveOptions
 from patchwright.agent.pointed_lines import rejection_report
@@ -46,10 +48,11 @@ def repair_for(
     report, lost = rejection_report(check.summary, before, after, tests)
     closer = (closing_in(opts.failures, report) or _fewer_failing(check, opts.required)
               if check.gates_ok else None)  # fmt: skip
+    moved = check_moved(opts.failures, report) if check.gates_ok else ""
     prompt = render(
         "repair",
         task=goal,
-        failures="\n".join([report, *lost]),
+        failures="\n".join(x for x in (report, *lost, moved) if x),
         notes=list(notes),
         fmt=opts.fmt,
         done=opts.done,
