@@ -331,7 +331,7 @@ class PipelineSolver:
             txn.write()
             self.bus.emit(TxnWrite(iteration=iteration, paths=sorted(changes)))
             check, fixed = fix_and_recheck(self.working, self.checker.check(sorted(changes)),
-                                           lambda fixed: self._rewrite(txn, fixed))  # fmt: skip
+                                           lambda now: self._rewrite(txn, now))  # fmt: skip
             if fixed:  # as the model sent it, too: a repeat of it is known for one
                 self.pending_notes += fixed
                 self.rejected.append(changes)
