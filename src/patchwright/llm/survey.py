@@ -49,8 +49,11 @@ def _model_ids(provider: str, payload: Any) -> list[str] | None:
     return [str(m[key]) for m in items if isinstance(m, dict) and m.get(key)]
 
 
+PROBE_SECONDS = 2.0  # a refused loopback port answers at once; a busy machine's server may not
+
+
 def probe_server(
-    provider: str, base_url: str, timeout: float = 0.3, key: str | None = None
+    provider: str, base_url: str, timeout: float = PROBE_SECONDS, key: str | None = None
 ) -> list[str] | str:
     """Model ids a local server offers, or a sentence saying why it cannot be used.
 
@@ -125,7 +128,7 @@ def survey(
     *,
     keys: Mapping[str, Sequence[str]] | None = None,
     environ: Mapping[str, str] | None = None,
-    probe_timeout: float = 0.3,
+    probe_timeout: float = PROBE_SECONDS,
 ) -> list[Availability]:
     """Every catalog model (plus models local servers offer) with its availability."""
     env = os.environ if environ is None else environ
