@@ -17,7 +17,7 @@ from itertools import pairwise
 from typing import TYPE_CHECKING
 
 from patchwright.agent.checker import Check
-from patchwright.agent.solve_types import Changes
+from patchwright.agent.solve_types import Changes, Txn
 from patchwright.verify import GateResult
 from patchwright.verify.model import Problem
 
@@ -102,3 +102,14 @@ def fix_and_recheck(
         notes += said
         check = recheck(working.changes())
     return check, notes
+
+
+def rechecker(txn: Txn, check: Callable[[list[str]], Check]) -> Callable[[Changes], Check]:
+    """A ``recheck`` for :func:`fix_and_recheck` that writes the change in ``txn`` first."""
+
+    def recheck(changes: Changes) -> Check:
+        txn.stage(changes)
+        txn.write()
+        return check(sorted(changes))
+
+    return recheck

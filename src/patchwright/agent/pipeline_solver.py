@@ -26,7 +26,7 @@ from patchwright import interrupts
 from patchwright.agent.asking import ask_model, was_cut_off
 from patchwright.agent.candidates import Tried, rank
 from patchwright.agent.checker import Check, lay_out
-from patchwright.agent.compiler_fixes import fix_and_recheck
+from patchwright.agent.compiler_fixes import fix_and_recheck, rechecker
 from patchwright.agent.context import fence_lang
 from patchwright.agent.conversation import Conversation
 from patchwright.agent.fit import HEAD
@@ -331,7 +331,7 @@ class PipelineSolver:
             txn.write()
             self.bus.emit(TxnWrite(iteration=iteration, paths=sorted(changes)))
             check, fixed = fix_and_recheck(self.working, self.checker.check(sorted(changes)),
-                                           lambda now: self._rewrite(txn, now))  # fmt: skip
+                                           rechecker(txn, self.checker.check))  # fmt: skip
             if fixed:  # as the model sent it, too: a repeat of it is known for one
                 self.pending_notes += fixed
                 self.rejected.append(changes)
@@ -358,11 +358,6 @@ class PipelineSolver:
         return StrategyResult(outcome, iteration, kept.files, kept.diff, changes=kept.changes,
                               first_try=iteration == 1 and first, check=kept.check,
                               exchange=self.exchange, notes=fixed)  # fmt: skip
-
-    def _rewrite(self, txn: Txn, changes: Changes) -> Check:
-        txn.stage(changes)
-        txn.write()
-        return self.checker.check(sorted(changes))
 
     def _format(self) -> bool:
         """The formatter's layout for the changed files where the lint gate checks it
