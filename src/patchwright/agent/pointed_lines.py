@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping, Sequence
 
 from patchwright.agent.lost_names import lost_definitions, lost_test_modules
+from patchwright.agent.value_origin import where_written
 
 _REF = re.compile(
     r"(?P<path>[\w./-]+\.\w+):(?P<line>\d+)"  # go, rustc, ruff, mypy, tsc, node: path:line
@@ -110,10 +111,15 @@ def rejection_report(
     after: Mapping[str, str | None],
     tests: Mapping[str, str | None] | None = None,
 ) -> tuple[str, list[str]]:
-    """A rejected change's report (``summary``, the lines of the change its errors point at
-    and those of the read-only ``tests``), and a note for each definition the change deleted
+    """A rejected change's report (``summary``, the lines of the change its errors point at,
+    those of the read-only ``tests`` and those of the change that write a value a failed check
+    got), and a note for each definition the change deleted
     that the code still uses (or the Rust ``mod tests;`` that compiled the task's tests)."""
-    pointed = (where(summary, after), where_in_tests(summary, tests or {}))
+    pointed = (
+        where(summary, after),
+        where_in_tests(summary, tests or {}),
+        where_written(summary, after),
+    )
     report = "\n".join(x for x in (summary, *pointed) if x)
     lost = lost_definitions(summary, before, after) + lost_test_modules(summary, before, after)
     return report, lost

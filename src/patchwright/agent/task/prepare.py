@@ -28,6 +28,7 @@ from patchwright.agent.task.preflight import (
     require_test_cmd_starts,
 )
 from patchwright.agent.task.repo import TaskRepo
+from patchwright.agent.value_origin import where_written
 from patchwright.events import BaselineDone, BaselineStart, CriterionDecided
 from patchwright.verify import Baseline, take_baseline
 from patchwright.verify.testmodel import TestCase, TestRun
@@ -82,7 +83,8 @@ def prepare(session: Session, repo: TaskRepo, request: TaskRequest) -> Groundwor
                           timeout, session.command_timeout)  # fmt: skip
     protected = protected_tests(baseline, criterion, request.task, sorted(texts))
     pointed = where_in_tests(failures, {p: texts.get(p) for p in protected})
-    failures = "\n".join(x for x in (failures, pointed) if x)
+    code = {p: t for p, t in texts.items() if p not in protected and not is_test_path(p)}
+    failures = "\n".join(x for x in (failures, pointed, where_written(failures, code)) if x)
     return Groundwork(baseline, texts, criterion, failures, protected, checker)
 
 

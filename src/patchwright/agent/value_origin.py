@@ -1,0 +1,149 @@
+"""Where the code writes the string a failed check got.
+
+HumanEvalFix Go-118's function returns ``" "`` where it means ``""``; testify says
+``expected: "" actual : " "`` on seven lines, and a 1.5B model rewrote the loop four times and
+kept both ``return " "``. Go-119 returns ``"yes"`` where the tests want ``"Yes"``. The value
+is written in the code, word for word; saying where takes the reader straight to the line::
+
+    The test got `" "` where it expected `""`; the code writes `" "` here:
+    - main.go:22: `return " "`
+    - main.go:32: `return " "`
+
+Only string values (a number is written in too many places that have nothing to do with it),
+only where the code writes the value on a few lines (:data:`MOST_LINES`) and not the other
+side's, and never in a comment, a docstring, or a doctest.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from patchwright.verify.runners.value_diff import string_end
+
+MOST_LINES = 3  # a value written on more lines than this says nothing of where the bug is
+MOST_VALUES = 2
+LARGEST = 200_000  # characters: a file larger than this is not searched
+_STR = r"(\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*')"
+# (got, other): testify, jest, node's strictEqual (actual first); then the ones whose sides
+# are not named (Rust's left/right, pytest's `assert a == b`, the JavaScript value probe)
+_NAMED = (
+    re.compile(rf"expected: {_STR}\s+actual\s*: {_STR}"),
+    re.compile(rf"Expected: {_STR}\s*\n\s*Received: {_STR}"),
+)
+_ACTUAL_FIRST = re.compile(rf"^\s*{_STR} !== {_STR}\s*$", re.M)
+_SIDES = (
+    re.compile(rf"left: {_STR}\s*\n\s*right: {_STR}"),
+    re.compile(rf"\bassert {_STR} == {_STR}"),
+    re.compile(rf"left `{_STR}`, right `{_STR}`"),
+)
+_COMMENT = ("//", "#", "/*", "*", "--", ">>>")
+
+
+@dataclass(frozen=True)
+class _Pair:
+    got: str  # the value, quoted as the report printed it
+    other: str
+    named: bool  # the report says `got` is what the test got
+
+
+def where_written(report: str, code: Mapping[str, str | None]) -> str:
+    """For each string a failed check in ``report`` got (or compared, where the report does
+    not say which side is which) that the ``code`` (path → text) writes on a few lines and
+    whose other side it does not write: a line saying so, and those lines quoted. "" when
+    there is none."""
+    blocks: list[str] = []
+    seen: set[str] = set()
+    for pair in _pairs(report):
+        if pair.got in seen or len(blocks) == MOST_VALUES:
+            continue
+        seen.add(pair.got)
+        found = _written(_content(pair.got), code)
+        if not found or len(found) > MOST_LINES or _written(_content(pair.other), code):
+            continue
+        got, other = _shown(pair.got), _shown(pair.other)
+        head = (f"The test got {got} where it expected {other}" if pair.named
+                else f"The failed check compared {got} with {other}")  # fmt: skip
+        lines = [f"- {path}:{n}: `{text}`" for path, n, text in found]
+        blocks.append("\n".join([f"{head}; the code writes {got} here:", *lines]))
+    return "\n".join(blocks)
+
+
+def _pairs(report: str) -> Iterator[_Pair]:
+    for pattern in _NAMED:
+        for m in pattern.finditer(report):
+            yield _Pair(m[2], m[1], named=True)
+    for m in _ACTUAL_FIRST.finditer(report):
+        yield _Pair(m[1], m[2], named=True)
+    for pattern in _SIDES:
+        for m in pattern.finditer(report):
+            yield _Pair(m[1], m[2], named=False)
+            yield _Pair(m[2], m[1], named=False)
+
+
+def _content(quoted: str) -> str | None:
+    """What a quoted value holds, or None when it holds an escape or a quote (then how the
+    code spells it cannot be told from how the report printed it)."""
+    inner = quoted[1:-1]
+    return None if any(c in inner for c in "\\\"'`") else inner
+
+
+def _shown(quoted: str) -> str:
+    return f"`{quoted}`" if "`" not in quoted else quoted
+
+
+def _written(content: str | None, code: Mapping[str, str | None]) -> list[tuple[str, int, str]]:
+    """``(path, line number, line)`` for each line of ``code`` outside comments and docstrings
+    holding a string literal that is ``content`` exactly."""
+    if content is None:
+        return []
+    found: list[tuple[str, int, str]] = []
+    for path, text in sorted(code.items()):
+        if text is None or len(text) > LARGEST or content not in text:
+            continue
+        skipped = _docstring_lines(text) if path.endswith(".py") else set()
+        for n, line in enumerate(text.splitlines(), 1):
+            stripped = line.strip()
+            if n in skipped or stripped.startswith(_COMMENT) or content not in line:
+                continue
+            if content in _literals(stripped) and stripped[1:-1] != content:
+                found.append((path, n, stripped))
+        if len(found) > MOST_LINES:
+            break
+    return found
+
+
+def _literals(line: str) -> set[str]:
+    """What each string literal on ``line`` holds, up to a ``//`` or ``#`` comment."""
+    out: set[str] = set()
+    i = 0
+    while i < len(line):
+        if line[i] in "\"'`":
+            end = string_end(line, i)
+            out.add(line[i + 1 : end - 1])
+            i = end
+        elif line.startswith(("//", "#"), i):
+            break
+        else:
+            i += 1
+    return out
+
+
+def _docstring_lines(text: str) -> set[int]:
+    """The line numbers of a Python file's docstrings (none when it does not parse)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
+        return set()
+    lines: set[int] = set()
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        first = node.body[0] if node.body else None
+        if not (isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant)):
+            continue
+        if isinstance(first.value.value, str) and first.end_lineno is not None:
+            lines.update(range(first.lineno, first.end_lineno + 1))
+    return lines

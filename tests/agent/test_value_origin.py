@@ -1,0 +1,81 @@
+"""Where the code writes the string a failed check got: the lines, quoted, when they are few."""
+
+from __future__ import annotations
+
+from patchwright.agent.value_origin import where_written
+
+GO = """package main
+
+// GetClosestVowel("ab") ==> ""
+func GetClosestVowel(word string) string {
+    if len(word) < 3 {
+        return " "
+    }
+    vowels := "aeiou"
+    return " "
+}
+"""
+TESTIFY = (
+    "- failed: main_test.go::TestGetClosestVowel\n"
+    '    main_test.go:12: Not equal: expected: "" actual  : " " — they part after `"`\n'
+    '    main_test.go:13: Not equal: expected: "" actual  : " "\n'
+)
+
+
+def test_a_string_the_test_got_is_shown_where_the_code_writes_it() -> None:
+    assert where_written(TESTIFY, {"main.go": GO}) == (
+        'The test got `" "` where it expected `""`; the code writes `" "` here:\n'
+        '- main.go:6: `return " "`\n'
+        '- main.go:9: `return " "`'
+    )
+
+
+def test_sides_not_named_are_each_looked_for() -> None:
+    rust = 'assertion `left == right` failed\n  left: "yes"\n right: "Yes"\n'
+    code = (
+        'fn answer(ok: bool) -> String {\n    if ok { "yes".to_string() } else { "no".into() }\n}\n'
+    )
+    assert where_written(rust, {"src/lib.rs": code}) == (
+        'The failed check compared `"yes"` with `"Yes"`; the code writes `"yes"` here:\n'
+        '- src/lib.rs:2: `if ok { "yes".to_string() } else { "no".into() }`'
+    )
+    pytest = "E       AssertionError: assert 'yes' == 'Yes'\n"
+    code = "def answer(ok):\n    \"\"\"Say 'yes' or 'no'.\"\"\"\n    return 'yes' if ok else 'no'\n"
+    assert where_written(pytest, {"answer.py": code}).endswith(
+        "here:\n- answer.py:3: `return 'yes' if ok else 'no'`"
+    )
+
+
+def test_jest_and_node_name_the_value_received() -> None:
+    jest = '    Expected: "Yes"\n    Received: "yes"\n'
+    node = "Expected values to be strictly equal:\n\n'yes' !== 'Yes'\n"
+    code = "export const answer = (ok) => (ok ? 'yes' : 'no');\n"
+    assert where_written(jest, {"answer.js": code}).startswith(
+        'The test got `"yes"` where it expected `"Yes"`; the code writes `"yes"` here:'
+    )
+    assert where_written(node, {"answer.js": code}).startswith(
+        "The test got `'yes'` where it expected `'Yes'`; the code writes `'yes'` here:"
+    )
+
+
+def test_comments_docstrings_and_doctests_are_not_where_the_code_writes_it() -> None:
+    code = (
+        '"""Says "yes".\n\n>>> answer(True)\n\'yes\'\n"""\n\n\n'
+        "def answer(ok):\n    # returns 'yes'\n    return ok\n"
+    )
+    assert where_written("E   assert 'yes' == 'Yes'\n", {"answer.py": code}) == ""
+
+
+def test_nothing_when_the_value_is_written_often_or_the_other_side_is_written_too() -> None:
+    often = "".join(f'    a{i} := " "\n' for i in range(4))
+    both = '    return " "\n    return ""\n'
+    assert where_written(TESTIFY, {"main.go": often}) == ""
+    assert where_written(TESTIFY, {"main.go": both}) == ""
+
+
+def test_nothing_for_numbers_escapes_or_a_value_only_inside_a_longer_string() -> None:
+    numbers = "main_test.go:9: Not equal: expected: 3 actual  : 2\n"
+    escaped = 'main_test.go:9: Not equal: expected: "a" actual  : "\\x00"\n'
+    assert where_written(numbers, {"main.go": "    return 2\n"}) == ""
+    assert where_written(escaped, {"main.go": '    return "\\x00"\n'}) == ""
+    assert where_written(TESTIFY, {"main.go": '    return "a " + "b"\n'}) == ""

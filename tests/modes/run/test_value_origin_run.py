@@ -1,0 +1,35 @@
+"""The first prompt and the repair say where the code writes the string a failed test got
+(HumanEvalFix Go-119's `"yes"` for `"Yes"`, here in Python with real pytest)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+CODE = "def answer(ok):\n    if ok:\n        return 'yes'\n    return 'No'\n"
+TESTS = "from answer import answer\n\n\ndef test_answer():\n    assert answer(True) == 'Yes'\n"
+HINT = "the code writes `'yes'` here:\n- answer.py:3: `return 'yes'`"
+
+
+def sr(search: str, replace: str) -> str:
+    return f"answer.py\n```python\n<<<<<<< SEARCH\n{search}\n=======\n{replace}\n>>>>>>> REPLACE\n```\n"
+
+
+def test_the_prompts_point_at_the_line_that_writes_the_wrong_value(
+    tmp_path: Path, script: Callable[[list[str]], Path], shop: Any
+) -> None:
+    repo = shop.make_repo(tmp_path / "answer", {"answer.py": CODE, "test_answer.py": TESTS})
+    replies = script([
+        sr("    if ok:", "    if ok is True:"),
+        sr("return 'yes'", "return 'Yes'"),
+        "fix(answer): say Yes",
+    ])  # fmt: skip
+    code, out = shop.run(repo, "answer() is wrong; fix it.", replies, "--test-cmd", "pytest -q")
+    assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
+    run_dir = next((repo / ".patchwright" / "runs").iterdir())
+    messages = json.loads((run_dir / "trajectory.json").read_text())["messages"]
+    first, repair = [m["content"] for m in messages if m["role"] == "user"][:2]
+    assert HINT in first
+    assert HINT in repair
