@@ -58,6 +58,24 @@ def test_jest_and_node_name_the_value_received() -> None:
     )
 
 
+def test_the_messages_people_write_name_the_value_got_too() -> None:
+    code = 'func Answer(ok bool) string {\n    if ok {\n        return "yes"\n    }\n    return "No"\n}\n'
+    for report in (
+        'answer_test.go:9: Answer(true) = "yes", want "Yes"',
+        'answer_test.go:9: got "yes", want "Yes"',
+        'answer_test.go:9: expected "Yes", got "yes"',
+        'answer_test.go:9: Expected: "Yes" but got: "yes"',
+    ):
+        assert where_written(report, {"answer.go": code}) == (
+            'The test got `"yes"` where it expected `"Yes"`; the code writes `"yes"` here:\n'
+            '- answer.go:3: `return "yes"`'
+        ), report
+    unittest = "AssertionError: 'yes' != 'Yes'\n"  # assertEqual(first, second): not named
+    assert where_written(unittest, {"answer.go": code}).startswith(
+        "The failed check compared `'yes'` with `'Yes'`; the code writes `'yes'` here:"
+    )
+
+
 def test_comments_docstrings_and_doctests_are_not_where_the_code_writes_it() -> None:
     code = (
         '"""Says "yes".\n\n>>> answer(True)\n\'yes\'\n"""\n\n\n'

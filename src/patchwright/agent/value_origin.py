@@ -27,16 +27,23 @@ MOST_LINES = 3  # a value written on more lines than this says nothing of where 
 MOST_VALUES = 2
 LARGEST = 200_000  # characters: a file larger than this is not searched
 _STR = r"(\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*')"
-# (got, other): testify, jest, node's strictEqual (actual first); then the ones whose sides
-# are not named (Rust's left/right, pytest's `assert a == b`, the JavaScript value probe)
-_NAMED = (
+# (expected, got): testify, jest, the "expected …, got …" of hand-written messages
+_EXPECTED_FIRST = (
     re.compile(rf"expected: {_STR}\s+actual\s*: {_STR}"),
     re.compile(rf"Expected: {_STR}\s*\n\s*Received: {_STR}"),
+    re.compile(rf"\b[Ee]xpected:? {_STR},?(?: but)? got:? {_STR}"),
 )
-_ACTUAL_FIRST = re.compile(rf"^\s*{_STR} !== {_STR}\s*$", re.M)
+# (got, expected): node's strictEqual, Go's `f(x) = "a", want "b"` and "got …, want …"
+_GOT_FIRST = (
+    re.compile(rf"^\s*{_STR} !== {_STR}\s*$", re.M),
+    re.compile(rf"(?:\bgot:?| =) {_STR},? want:? {_STR}"),
+)
+# sides not named: Rust's left/right, pytest's `assert a == b`, unittest's `a != b`, the
+# JavaScript value probe
 _SIDES = (
     re.compile(rf"left: {_STR}\s*\n\s*right: {_STR}"),
     re.compile(rf"\bassert {_STR} == {_STR}"),
+    re.compile(rf"AssertionError: {_STR} != {_STR}"),
     re.compile(rf"left `{_STR}`, right `{_STR}`"),
 )
 _COMMENT = ("//", "#", "/*", "*", "--", ">>>")
@@ -72,11 +79,12 @@ def where_written(report: str, code: Mapping[str, str | None]) -> str:
 
 
 def _pairs(report: str) -> Iterator[_Pair]:
-    for pattern in _NAMED:
+    for pattern in _EXPECTED_FIRST:
         for m in pattern.finditer(report):
             yield _Pair(m[2], m[1], named=True)
-    for m in _ACTUAL_FIRST.finditer(report):
-        yield _Pair(m[1], m[2], named=True)
+    for pattern in _GOT_FIRST:
+        for m in pattern.finditer(report):
+            yield _Pair(m[1], m[2], named=True)
     for pattern in _SIDES:
         for m in pattern.finditer(report):
             yield _Pair(m[1], m[2], named=False)
