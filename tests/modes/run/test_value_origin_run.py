@@ -23,13 +23,17 @@ def test_the_prompts_point_at_the_line_that_writes_the_wrong_value(
     repo = shop.make_repo(tmp_path / "answer", {"answer.py": CODE, "test_answer.py": TESTS})
     replies = script([
         sr("    if ok:", "    if ok is True:"),
-        sr("return 'yes'", "return 'Yes'"),
+        sr("    if ok:", "    if ok == True:"),
+        "```python\n" + CODE.replace("'yes'", "'Yes'") + "```\n",
         "fix(answer): say Yes",
     ])  # fmt: skip
-    code, out = shop.run(repo, "answer() is wrong; fix it.", replies, "--test-cmd", "pytest -q")
+    code, out = shop.run(
+        repo, "answer() is wrong; fix it.", replies, "--test-cmd", "pytest -q", "--max-iter", "3"
+    )
     assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
     run_dir = next((repo / ".patchwright" / "runs").iterdir())
     messages = json.loads((run_dir / "trajectory.json").read_text())["messages"]
-    first, repair = [m["content"] for m in messages if m["role"] == "user"][:2]
-    assert HINT in first
-    assert HINT in repair
+    first, repair, refocus = [m["content"] for m in messages if m["role"] == "user"][:3]
+    assert "Find the wrong line" in refocus
+    for prompt in (first, repair, refocus):
+        assert HINT in prompt

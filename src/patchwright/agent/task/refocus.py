@@ -31,6 +31,7 @@ from patchwright.agent.relations.pycode import FUNCTIONS, functions, is_stub, so
 from patchwright.agent.relations.suspects import MAX_LINES, Suspect, find_suspects
 from patchwright.agent.task.prepare import Groundwork, required_tests
 from patchwright.agent.task.rewrite import rewrite_for
+from patchwright.agent.value_origin import where_written
 from patchwright.edits.brace_defs import family_of
 from patchwright.llm import Message, ModelInfo
 from patchwright.verify.tools import said
@@ -58,7 +59,8 @@ def refocus_for(
     text = ground.texts[suspect.path].rstrip("\n")
     args = {"path": suspect.path, "lang": fence_lang(suspect.path), "task": task,
             "runner": "pytest" if python else "the test run",
-            "doc": "docstring" if python else "comment"}  # fmt: skip
+            "doc": "docstring" if python else "comment",
+            "origin": where_written(suspect.says or ground.failures, {suspect.path: text})}  # fmt: skip
     system = render("system", fmt="function")
     messages: tuple[Message, ...] = (
         {"role": "system", "content": system},
