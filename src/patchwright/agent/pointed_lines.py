@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 
+from patchwright.agent.lang_slips import slip_notes
 from patchwright.agent.lost_names import lost_definitions, lost_test_modules
 from patchwright.agent.value_origin import where_written
 
@@ -114,7 +115,8 @@ def rejection_report(
     """A rejected change's report (``summary``, the lines of the change its errors point at,
     those of the read-only ``tests`` and those of the change that write a value a failed check
     got), and a note for each definition the change deleted
-    that the code still uses (or the Rust ``mod tests;`` that compiled the task's tests)."""
+    that the code still uses (or the Rust ``mod tests;`` that compiled the task's tests) and
+    for each slip the language's rule explains (``lang_slips``)."""
     pointed = (
         where(summary, after),
         where_in_tests(summary, tests or {}),
@@ -122,4 +124,4 @@ def rejection_report(
     )
     report = "\n".join(x for x in (summary, *pointed) if x)
     lost = lost_definitions(summary, before, after) + lost_test_modules(summary, before, after)
-    return report, lost
+    return report, lost + slip_notes(summary, after)

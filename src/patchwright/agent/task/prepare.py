@@ -16,6 +16,7 @@ from patchwright.agent.criterion import (
     decide,
     link_by_coverage,
 )
+from patchwright.agent.lang_slips import slip_notes
 from patchwright.agent.pointed_lines import where_in_tests
 from patchwright.agent.relations.related_tests import is_test_path
 from patchwright.agent.relevance import mentioned_files
@@ -84,7 +85,8 @@ def prepare(session: Session, repo: TaskRepo, request: TaskRequest) -> Groundwor
     protected = protected_tests(baseline, criterion, request.task, sorted(texts))
     pointed = where_in_tests(failures, {p: texts.get(p) for p in protected})
     code = {p: t for p, t in texts.items() if p not in protected and not is_test_path(p)}
-    failures = "\n".join(x for x in (failures, pointed, where_written(failures, code)) if x)
+    told = (failures, pointed, where_written(failures, code), *slip_notes(failures, code))
+    failures = "\n".join(x for x in told if x)
     return Groundwork(baseline, texts, criterion, failures, protected, checker)
 
 

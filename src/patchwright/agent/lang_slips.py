@@ -1,0 +1,60 @@
+"""What a compiler's words leave unsaid about two slips small models make in Go, Rust and
+Python: the rule behind the error, in one line.
+
+- **A conditional operator where the language has none.** HumanEvalFix Go-127's rewrites
+  ended ``return is_prime(n) ? "YES" : "NO"`` twice running; told ``syntax error near
+  'is_prime(n) ? "YES" :'``, the 1.5B model sent it again. Go and Rust have no ``c ? a : b``
+  and Python spells it ``a if c else b``: the note says so, at the line.
+- **Go's unused variable.** ``is_prime declared but not used`` is an error in Go, not a
+  warning; Go-127's code declares ``is_prime`` and never calls it, and three replies
+  rewrote the helper instead of using it. The note says what the rule is and the two ways
+  out.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+_TERNARY = re.compile(r"\S\s+\?\s+\S[^;{}]*?\s:\s+\S")
+_STRING = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|`[^`]*`")
+_COMMENT = {".go": "//", ".rs": "//", ".py": "#"}
+_WAYS = {
+    ".go": "Go has no conditional operator `c ? a : b`: write an if statement "
+    "(`if c { return a }` then `return b`)",
+    ".rs": "Rust has no conditional operator `c ? a : b`: write `if c { a } else { b }`",
+    ".py": "Python has no `c ? a : b`: write `a if c else b`",
+}
+_UNUSED = re.compile(r"\b(\w+) declared (?:but|and) not used\b|\bdeclared and not used: (\w+)")
+_SYNTAX = re.compile(r"syntax|expected|invalid", re.IGNORECASE)
+MOST = 2  # notes of each kind
+
+
+def slip_notes(report: str, texts: Mapping[str, str | None]) -> list[str]:
+    """A note for each line of ``texts`` (path → the code as the change left it) that uses a
+    conditional operator its language lacks, when ``report`` says the code did not parse or
+    build; and one for each Go variable ``report`` says is declared and not used."""
+    notes = _ternaries(texts) if _SYNTAX.search(report) else []
+    names = dict.fromkeys(a or b for a, b in _UNUSED.findall(report))
+    notes += [
+        f"Go refuses a variable that is declared and never used, as `{name}` is: use it "
+        "where the code needs it, or delete it."
+        for name in list(names)[:MOST]
+    ]
+    return notes
+
+
+def _ternaries(texts: Mapping[str, str | None]) -> list[str]:
+    notes: list[str] = []
+    for path, text in sorted(texts.items()):
+        way = next((w for ext, w in _WAYS.items() if path.endswith(ext)), None)
+        if way is None or text is None:
+            continue
+        comment = _COMMENT[path[path.rfind(".") :]]
+        for n, line in enumerate(text.splitlines(), 1):
+            code = _STRING.sub('""', line.strip()).split(comment)[0]
+            if not code.startswith(("/*", "*")) and _TERNARY.search(code):
+                notes.append(f"{path}:{n}: `{line.strip()}` — {way}.")
+                if len(notes) == MOST:
+                    return notes
+    return notes

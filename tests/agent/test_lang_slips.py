@@ -1,0 +1,57 @@
+"""The rule behind two compiler errors small models answer badly: a conditional operator in
+a language without one, and Go's unused variable."""
+
+from __future__ import annotations
+
+from patchwright.agent.lang_slips import slip_notes
+from patchwright.agent.prompts import render
+from patchwright.agent.relations.suspects import Suspect
+
+GO = (
+    "package main\n\nfunc Pick(n int) string {\n"
+    '    return isBig(n) ? "big" : "small" // big? yes: no\n}\n'
+)
+SYNTAX = "- main.go:4: [syntax] syntax error near 'isBig(n) ? \"big\" :'"
+
+
+def test_a_conditional_operator_in_go_rust_or_python_is_told_the_languages_way() -> None:
+    assert slip_notes(SYNTAX, {"main.go": GO}) == [
+        'main.go:4: `return isBig(n) ? "big" : "small" // big? yes: no` — Go has no '
+        "conditional operator `c ? a : b`: write an if statement (`if c { return a }` then "
+        "`return b`)."
+    ]
+    rust = 'pub fn pick(n: i32) -> &\'static str {\n    n > 10 ? "big" : "small"\n}\n'
+    python = "def pick(n):\n    return n > 10 ? 'big' : 'small'\n"
+    assert slip_notes("error: expected one of", {"src/lib.rs": rust})[0].endswith(
+        "Rust has no conditional operator `c ? a : b`: write `if c { a } else { b }`."
+    )
+    assert slip_notes("SyntaxError: invalid syntax", {"pick.py": python})[0].endswith(
+        "Python has no `c ? a : b`: write `a if c else b`."
+    )
+
+
+def test_what_is_not_a_conditional_operator_says_nothing() -> None:
+    rust = "fn read() -> Result<u8, E> {\n    let n = parse(s)?;\n    Ok(n)\n}\n"
+    go = "package main\n\n// Pick answers: big? small : yes\nvar q = \"a ? b : c\"\nvar r = '?'\n"
+    js = "const pick = (n) => (n > 10 ? 'big' : 'small');\n"
+    texts = {"src/lib.rs": rust, "main.go": go, "pick.js": js}
+    assert slip_notes("syntax error: expected", texts) == []
+    assert slip_notes("a test failed", {"main.go": GO}) == []  # no syntax error: no scan
+
+
+def test_gos_unused_variable_is_told_the_rule_and_the_ways_out() -> None:
+    old = "main.go:22: is_prime declared but not used"  # go 1.19
+    new = "./main.go:22:5: declared and not used: is_prime"  # go 1.20 on
+    for report in (old, new):
+        assert slip_notes(report, {}) == [
+            "Go refuses a variable that is declared and never used, as `is_prime` is: use it "
+            "where the code needs it, or delete it."
+        ]
+
+
+def test_a_function_retry_shows_no_empty_test_when_the_failure_is_a_build() -> None:
+    built = Suspect("Pick", "func Pick() {}", test_id=".::[build]", says="build failed")
+    args = {"path": "main.go", "lang": "go", "task": "", "runner": "the test run", "doc": "comment"}
+    for template in ("fix_function", "rewrite_function"):
+        prompt = render(template, text="package main", suspect=built, shown="…", **args)
+        assert "The failing test" not in prompt and "build failed" in prompt, template
