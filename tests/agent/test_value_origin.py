@@ -84,11 +84,13 @@ def test_comments_docstrings_and_doctests_are_not_where_the_code_writes_it() -> 
     assert where_written("E   assert 'yes' == 'Yes'\n", {"answer.py": code}) == ""
 
 
-def test_nothing_when_the_value_is_written_often_or_the_other_side_is_written_too() -> None:
+def test_nothing_when_the_value_is_written_often_or_unnamed_sides_are_both_written() -> None:
     often = "".join(f'    a{i} := " "\n' for i in range(4))
     both = '    return " "\n    return ""\n'
+    sides = '  left: " "\n right: ""\n'
     assert where_written(TESTIFY, {"main.go": often}) == ""
-    assert where_written(TESTIFY, {"main.go": both}) == ""
+    assert where_written(sides, {"main.go": both}) == ""
+    assert where_written(TESTIFY, {"main.go": both}).endswith('- main.go:1: `return " "`')
 
 
 def test_nothing_for_numbers_escapes_or_a_value_only_inside_a_longer_string() -> None:
@@ -97,3 +99,30 @@ def test_nothing_for_numbers_escapes_or_a_value_only_inside_a_longer_string() ->
     assert where_written(numbers, {"main.go": "    return 2\n"}) == ""
     assert where_written(escaped, {"main.go": '    return "\\x00"\n'}) == ""
     assert where_written(TESTIFY, {"main.go": '    return "a " + "b"\n'}) == ""
+
+
+def test_block_comments_are_not_where_the_code_writes_it() -> None:
+    """HumanEvalFix Rust-119: the doc comment says "Return 'Yes' if …" between /* and */."""
+    rust = (
+        "/*\n  Return 'Yes' if there's a way, and 'No' otherwise.\n*/\n"
+        'fn match_parens(s: &str) -> &str {\n    if s.is_empty() {\n        return "yes";\n'
+        '    }\n    "no"\n}\n'
+    )
+    report = '      left: "yes"\n     right: "Yes"\n'
+    assert where_written(report, {"src/lib.rs": rust}) == (
+        'The failed check compared `"yes"` with `"Yes"`; the code writes `"yes"` here:\n'
+        '- src/lib.rs:6: `return "yes";`'
+    )
+
+
+def test_the_side_the_tests_write_is_the_one_expected() -> None:
+    """HumanEvalFix JavaScript-118: the code writes `'u'` too (a vowel it checks for), so
+    either side could have been the one got; the test writes `'u'`, so `" "` was."""
+    code = "const f = (w) => {\n  if (w[1] != 'u') { return w[1] }\n  return ' '\n}\n"
+    tests = {"main.test.js": "console.assert(f('yogurt') === 'u')\n"}
+    report = "main.test.js:9 compared `f('yogurt') === 'u'`: left `\" \"`, right `\"u\"`\n"
+    assert where_written(report, {"main.js": code}) == ""  # which side is which: not known
+    assert where_written(report, {"main.js": code}, tests) == (
+        'The test got `" "` where it expected `"u"`; the code writes `" "` here:\n'
+        "- main.js:3: `return ' '`"
+    )

@@ -120,7 +120,7 @@ def rejection_report(
     pointed = (
         where(summary, after),
         where_in_tests(summary, tests or {}),
-        where_written(summary, after),
+        where_written(summary, after, tests),
     )
     report = "\n".join(x for x in (summary, *pointed) if x)
     lost = lost_definitions(summary, before, after) + lost_test_modules(summary, before, after)

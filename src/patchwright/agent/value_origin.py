@@ -47,6 +47,7 @@ _SIDES = (
     re.compile(rf"left `{_STR}`, right `{_STR}`"),
 )
 _COMMENT = ("//", "#", "/*", "*", "--", ">>>")
+_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
 
 
 @dataclass(frozen=True)
@@ -56,19 +57,25 @@ class _Pair:
     named: bool  # the report says `got` is what the test got
 
 
-def where_written(report: str, code: Mapping[str, str | None]) -> str:
-    """For each string a failed check in ``report`` got (or compared, where the report does
-    not say which side is which) that the ``code`` (path → text) writes on a few lines and
-    whose other side it does not write: a line saying so, and those lines quoted. "" when
-    there is none."""
+def where_written(
+    report: str, code: Mapping[str, str | None], tests: Mapping[str, str | None] | None = None
+) -> str:
+    """For each string a failed check in ``report`` got that the ``code`` (path → text)
+    writes on a few lines: a line saying so, and those lines quoted. Where the report does
+    not say which side is which, the side the ``tests`` write is the one expected; when they
+    write neither or both, either side may be the one got, and one is named only when the
+    code does not write the other. "" when there is none."""
     blocks: list[str] = []
     seen: set[str] = set()
-    for pair in _pairs(report):
-        if pair.got in seen or len(blocks) == MOST_VALUES:
+    for found_pair in _pairs(report):
+        pair = _oriented(found_pair, tests or {})
+        if pair is None or pair.got in seen or len(blocks) == MOST_VALUES:
             continue
         seen.add(pair.got)
         found = _written(_content(pair.got), code)
-        if not found or len(found) > MOST_LINES or _written(_content(pair.other), code):
+        if not found or len(found) > MOST_LINES:
+            continue
+        if not pair.named and _written(_content(pair.other), code):
             continue
         got, other = _shown(pair.got), _shown(pair.other)
         head = (f"The test got {got} where it expected {other}" if pair.named
@@ -76,6 +83,17 @@ def where_written(report: str, code: Mapping[str, str | None]) -> str:
         lines = [f"- {path}:{n}: `{text}`" for path, n, text in found]
         blocks.append("\n".join([f"{head}; the code writes {got} here:", *lines]))
     return "\n".join(blocks)
+
+
+def _oriented(pair: _Pair, tests: Mapping[str, str | None]) -> _Pair | None:
+    """``pair`` named when the tests write its other side and not its own; None when they
+    write its own side and not the other (then it is the side expected)."""
+    if pair.named or not tests:
+        return pair
+    own, other = (bool(_written(_content(x), tests)) for x in (pair.got, pair.other))
+    if own == other:
+        return pair
+    return _Pair(pair.got, pair.other, named=True) if other else None
 
 
 def _pairs(report: str) -> Iterator[_Pair]:
@@ -111,7 +129,10 @@ def _written(content: str | None, code: Mapping[str, str | None]) -> list[tuple[
     for path, text in sorted(code.items()):
         if text is None or len(text) > LARGEST or content not in text:
             continue
-        skipped = _docstring_lines(text) if path.endswith(".py") else set()
+        python = path.endswith(".py")
+        skipped = _docstring_lines(text) if python else set()
+        if not python:  # a block comment, its lines kept
+            text = _BLOCK_COMMENT.sub(lambda m: "\n" * m[0].count("\n"), text)
         for n, line in enumerate(text.splitlines(), 1):
             stripped = line.strip()
             if n in skipped or stripped.startswith(_COMMENT) or content not in line:

@@ -83,9 +83,10 @@ def prepare(session: Session, repo: TaskRepo, request: TaskRequest) -> Groundwor
     checker = GateChecker(repo.root, session.sandbox, baseline, bus, criterion, repo.test_cmd,
                           timeout, session.command_timeout)  # fmt: skip
     protected = protected_tests(baseline, criterion, request.task, sorted(texts))
-    pointed = where_in_tests(failures, {p: texts.get(p) for p in protected})
+    tests = {p: texts.get(p) for p in protected}
     code = {p: t for p, t in texts.items() if p not in protected and not is_test_path(p)}
-    told = (failures, pointed, where_written(failures, code), *slip_notes(failures, code))
+    told = (failures, where_in_tests(failures, tests), where_written(failures, code, tests),
+            *slip_notes(failures, code))  # fmt: skip
     failures = "\n".join(x for x in told if x)
     return Groundwork(baseline, texts, criterion, failures, protected, checker)
 

@@ -60,7 +60,8 @@ def refocus_for(
     args = {"path": suspect.path, "lang": fence_lang(suspect.path), "task": task,
             "runner": "pytest" if python else "the test run",
             "doc": "docstring" if python else "comment",
-            "origin": where_written(suspect.says or ground.failures, {suspect.path: text})}  # fmt: skip
+            "origin": where_written(suspect.says or ground.failures, {suspect.path: text},
+                                    {p: ground.texts.get(p) for p in ground.protected})}  # fmt: skip
     system = render("system", fmt="function")
     messages: tuple[Message, ...] = (
         {"role": "system", "content": system},
