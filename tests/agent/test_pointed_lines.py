@@ -135,6 +135,19 @@ def test_a_test_line_that_opens_a_statement_is_quoted_with_the_lines_that_close_
     ]
 
 
+def test_brackets_inside_strings_leave_the_statement_on_its_line() -> None:
+    """HumanEvalFix Go-132: `IsNested("[[]][[")` opens no bracket; read as two, the quote
+    ran on over the next four assertions."""
+    tests = (
+        'func TestIsNested(t *testing.T) {\n    assert.Equal(true, IsNested("[[]][["))\n'
+        '    assert.Equal(false, IsNested(""))\n}\n'
+    )
+    report = "main_test.go:2: Not equal: expected: true actual  : false"
+    assert pointed_lines(report, {"main_test.go": tests}, unquoted=True) == [
+        'main_test.go:2: `assert.Equal(true, IsNested("[[]][["))`'
+    ]
+
+
 def test_a_line_that_opens_a_block_is_quoted_alone() -> None:
     assert pointed_lines("main.go:3: missing return", {"main.go": GO}) == [
         "main.go:3: `func Mean(numbers []float64) float64 {`"

@@ -51,6 +51,8 @@ def pointed_lines(
 
 
 _OPEN, _CLOSE = "([{", ")]}"
+# string literals, whose brackets open and close nothing
+_STRINGS = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|`[^`]*`")
 STATEMENT_LINES = 6  # at most, of a statement that goes on past its line
 STATEMENT_CHARS = 300
 
@@ -62,13 +64,15 @@ def _statement(lines: list[str], index: int) -> str:
     if not 0 <= index < len(lines):
         return ""
     first = lines[index].rstrip()
-    if first.endswith(" {") and all(first.count(o) <= first.count(c) for o, c in ("()", "[]")):
+    bare = _STRINGS.sub('""', first)
+    if bare.endswith(" {") and all(bare.count(o) <= bare.count(c) for o, c in ("()", "[]")):
         return first.strip()  # a block it opens (`func f() {`, `if x {`): the line alone
     parts: list[str] = []
     depth = 0
     for line in lines[index : index + STATEMENT_LINES]:
         parts.append(line.strip())
-        depth += sum(line.count(c) for c in _OPEN) - sum(line.count(c) for c in _CLOSE)
+        bare = _STRINGS.sub('""', line)  # HumanEvalFix Go-132's `IsNested("[[]][[")`
+        depth += sum(bare.count(c) for c in _OPEN) - sum(bare.count(c) for c in _CLOSE)
         if depth <= 0:
             break
     code = " ".join(x for x in parts if x)
