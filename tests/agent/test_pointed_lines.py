@@ -148,6 +148,23 @@ def test_brackets_inside_strings_leave_the_statement_on_its_line() -> None:
     ]
 
 
+def test_the_calls_a_stack_passes_through_give_way_to_the_checks() -> None:
+    """HumanEvalFix JavaScript: `at testMatchParens (main.test.js:3:11)` and `at Object.<anonymous>
+    (main.test.js:6:1)`, the call of the test function, took one of the four lines."""
+    tests = (
+        "const testMatchParens = () => {\n  const r = 1\n  console.assert(matchParens(['()(', ')']) "
+        "=== 'Yes')\n}\n\ntestMatchParens()\n"
+    )
+    stack = "at testMatchParens (main.test.js:3:11)\n at Object.<anonymous> (main.test.js:6:1)"
+    assert pointed_lines(stack, {"main.test.js": tests}, unquoted=True) == [
+        "main.test.js:3: `console.assert(matchParens(['()(', ')']) === 'Yes')`"
+    ]
+    only_call = "at Object.<anonymous> (main.test.js:6:1)"
+    assert pointed_lines(only_call, {"main.test.js": tests}, unquoted=True) == [
+        "main.test.js:6: `testMatchParens()`"
+    ]
+
+
 def test_a_line_that_opens_a_block_is_quoted_alone() -> None:
     assert pointed_lines("main.go:3: missing return", {"main.go": GO}) == [
         "main.go:3: `func Mean(numbers []float64) float64 {`"

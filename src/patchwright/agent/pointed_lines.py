@@ -32,8 +32,9 @@ def pointed_lines(
     """``path:line: `code` `` for each line of ``texts`` (path → a file's text) that ``report``
     names, first mention first, at most :data:`MAX_LINES`; blank lines skipped, and with
     ``unquoted`` those whose code the report already shows (pytest prints the failing assert;
-    node's ``console.assert failed … at main.test.js:10:11`` does not)."""
-    out: list[str] = []
+    node's ``console.assert failed … at main.test.js:10:11`` does not) and, when others are
+    left, the bare calls a stack passes through (``check(candidate)``, ``testX()``)."""
+    out: list[tuple[str, str]] = []  # (the line, its code)
     seen: set[tuple[str, int]] = set()
     for match in _REF.finditer(report):
         path = match.group("path") or match.group("pypath")
@@ -44,10 +45,21 @@ def pointed_lines(
         seen.add((path, number))
         code = _statement(text.splitlines(), number - 1)
         if code and not (unquoted and code in report):
-            out.append(f"{path}:{number}: `{code}`")
-        if len(out) == MAX_LINES:
+            out.append((f"{path}:{number}: `{code}`", code))
+        if len(out) == 2 * MAX_LINES:
             break
-    return out
+    checks = [x for x in out if not _is_bare_call(x[1])] if unquoted else out
+    return [line for line, _ in (checks or out)[:MAX_LINES]]
+
+
+_BARE_CALL = re.compile(r"(?:await\s+)?(?P<name>[\w.]+)\([^()]*\);?")
+
+
+def _is_bare_call(code: str) -> bool:
+    """``code`` only calls a function, with simple arguments, and no assertion: the HumanEval
+    harness's ``check(get_closest_vowel)``, a JavaScript test's ``testMatchParens()``."""
+    call = _BARE_CALL.fullmatch(code)
+    return call is not None and not re.search(r"assert|expect", call["name"], re.I)
 
 
 _OPEN, _CLOSE = "([{", ")]}"
