@@ -126,3 +126,24 @@ def test_the_side_the_tests_write_is_the_one_expected() -> None:
         'The test got `" "` where it expected `"u"`; the code writes `" "` here:\n'
         "- main.js:3: `return ' '`"
     )
+
+
+def test_a_string_the_value_got_holds_and_the_expected_one_does_not_is_shown_too() -> None:
+    """HumanEvalFix Rust-118: `" u"` for `"u"`, from the `" "` the result starts as."""
+    rust = (
+        'fn closest(word: &str) -> String {\n    let vowels = "aeiou";\n'
+        "    let mut out = \" \".to_string();\n    out.push('u');\n    out\n}\n"
+    )
+    report = '      left: " u"\n     right: "u"\n'
+    tests = {"src/tests.rs": 'assert_eq!(closest("yogurt"), "u");\n'}
+    assert where_written(report, {"src/lib.rs": rust}, tests) == (
+        'The test got `" u"` where it expected `"u"`; the code writes `" "`, which the value '
+        "got holds and the one expected does not, here:\n"
+        '- src/lib.rs:3: `let mut out = " ".to_string();`'
+    )
+    python = "def concat(strings):\n    return ' '.join(strings)\n"
+    pytest = "E       AssertionError: assert 'x y z' == 'xyz'\n"
+    assert where_written(pytest, {"concat.py": python}, {"t.py": "assert f() == 'xyz'"}).endswith(
+        "here:\n- concat.py:2: `return ' '.join(strings)`"
+    )
+    assert where_written(pytest, {"concat.py": python}) == ""  # which side is which: not known

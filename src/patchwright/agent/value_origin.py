@@ -25,6 +25,7 @@ from patchwright.verify.runners.value_diff import string_end
 
 MOST_LINES = 3  # a value written on more lines than this says nothing of where the bug is
 MOST_VALUES = 2
+FRAGMENT_FILES = 5  # part of a value is looked for in this many files at most
 LARGEST = 200_000  # characters: a file larger than this is not searched
 _STR = r"(\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*')"
 # (expected, got): testify, jest, the "expected …, got …" of hand-written messages
@@ -72,17 +73,54 @@ def where_written(
         if pair is None or pair.got in seen or len(blocks) == MOST_VALUES:
             continue
         seen.add(pair.got)
-        found = _written(_content(pair.got), code)
-        if not found or len(found) > MOST_LINES:
-            continue
-        if not pair.named and _written(_content(pair.other), code):
-            continue
-        got, other = _shown(pair.got), _shown(pair.other)
-        head = (f"The test got {got} where it expected {other}" if pair.named
-                else f"The failed check compared {got} with {other}")  # fmt: skip
-        lines = [f"- {path}:{n}: `{text}`" for path, n, text in found]
-        blocks.append("\n".join([f"{head}; the code writes {got} here:", *lines]))
+        block = _whole(pair, code)
+        if not block and pair.named and len(code) <= FRAGMENT_FILES:
+            block = _fragment(pair, code)
+        if block:
+            blocks.append(block)
     return "\n".join(blocks)
+
+
+def _whole(pair: _Pair, code: Mapping[str, str | None]) -> str:
+    found = _written(_content(pair.got), code)
+    if not found or len(found) > MOST_LINES:
+        return ""
+    if not pair.named and _written(_content(pair.other), code):
+        return ""
+    got, other = _shown(pair.got), _shown(pair.other)
+    head = (f"The test got {got} where it expected {other}" if pair.named
+            else f"The failed check compared {got} with {other}")  # fmt: skip
+    return "\n".join([f"{head}; the code writes {got} here:", *_quoted(found)])
+
+
+def _fragment(pair: _Pair, code: Mapping[str, str | None]) -> str:
+    """The longest string the code writes (on a few lines) that the value got holds and the
+    one expected does not: Rust-118 got `" u"` for `"u"` from `let mut out = " ".to_string()`,
+    Python-28 `"x y z"` for `"xyz"` from `' '.join(strings)`."""
+    got, other = _content(pair.got), _content(pair.other)
+    if got is None or other is None:
+        return ""
+    places: dict[str, list[tuple[str, int, str]]] = {}
+    for path, text in sorted(code.items()):
+        for n, line in _code_lines(path, text):
+            for written in _literals(line) - {got}:
+                if written and written in got and written not in other:
+                    places.setdefault(written, []).append((path, n, line))
+    few = [x for x in places.items() if len(x[1]) <= MOST_LINES]
+    if not few:
+        return ""
+    written, found = max(few, key=lambda x: len(x[0]))
+    quote = pair.got[0]
+    return "\n".join([
+        f"The test got {_shown(pair.got)} where it expected {_shown(pair.other)}; the code "
+        f"writes `{quote}{written}{quote}`, which the value got holds and the one expected "
+        "does not, here:",
+        *_quoted(found),
+    ])  # fmt: skip
+
+
+def _quoted(found: list[tuple[str, int, str]]) -> list[str]:
+    return [f"- {path}:{n}: `{text}`" for path, n, text in found]
 
 
 def _oriented(pair: _Pair, tests: Mapping[str, str | None]) -> _Pair | None:
@@ -127,21 +165,31 @@ def _written(content: str | None, code: Mapping[str, str | None]) -> list[tuple[
         return []
     found: list[tuple[str, int, str]] = []
     for path, text in sorted(code.items()):
-        if text is None or len(text) > LARGEST or content not in text:
+        if text is None or content not in text:
             continue
-        python = path.endswith(".py")
-        skipped = _docstring_lines(text) if python else set()
-        if not python:  # a block comment, its lines kept
-            text = _BLOCK_COMMENT.sub(lambda m: "\n" * m[0].count("\n"), text)
-        for n, line in enumerate(text.splitlines(), 1):
-            stripped = line.strip()
-            if n in skipped or stripped.startswith(_COMMENT) or content not in line:
-                continue
-            if content in _literals(stripped) and stripped[1:-1] != content:
-                found.append((path, n, stripped))
+        found += [(path, n, line) for n, line in _code_lines(path, text)
+                  if content in line and content in _literals(line)]  # fmt: skip
         if len(found) > MOST_LINES:
             break
     return found
+
+
+def _code_lines(path: str, text: str | None) -> Iterator[tuple[int, str]]:
+    """The numbered lines of a file, stripped, that may write a string: not in a comment, a
+    docstring or a doctest, and not a line that is one string alone (a doctest's output)."""
+    if text is None or len(text) > LARGEST:
+        return
+    python = path.endswith(".py")
+    skipped = _docstring_lines(text) if python else set()
+    if not python:  # a block comment, its lines kept
+        text = _BLOCK_COMMENT.sub(lambda m: "\n" * m[0].count("\n"), text)
+    for n, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if n in skipped or stripped.startswith(_COMMENT) or not any(q in line for q in "\"'`"):
+            continue
+        quote = stripped[:1]
+        if not (len(stripped) > 1 and stripped[-1] == quote and quote not in stripped[1:-1]):
+            yield n, stripped
 
 
 def _literals(line: str) -> set[str]:
