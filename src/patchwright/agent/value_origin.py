@@ -165,7 +165,7 @@ def _written(content: str | None, code: Mapping[str, str | None]) -> list[tuple[
         return []
     found: list[tuple[str, int, str]] = []
     for path, text in sorted(code.items()):
-        if text is None or content not in text:
+        if text is None or not any(f"{q}{content}{q}" in text for q in "\"'`"):
             continue
         found += [(path, n, line) for n, line in _code_lines(path, text)
                   if content in line and content in _literals(line)]  # fmt: skip
