@@ -166,6 +166,22 @@ def test_gofmt_blocks_a_file_it_would_reformat_unless_it_already_would(
     assert "-    return a+b" in problem.detail and "+\treturn a + b" in problem.detail
 
 
+@pytest.mark.skipif(shutil.which("gofmt") is None, reason="gofmt is not installed")
+def test_a_file_gofmt_could_not_read_before_is_not_refused_for_its_layout(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    """HumanEvalFix Go-140: `'__'` stopped gofmt, so the file's four-space layout was never
+    checked; the change that fixed the literal kept that layout and was refused for it."""
+    broken = "package calc\n\nfunc Under() rune {\n    return '__'\n}\n"
+    write({**FILES, "under.go": broken})
+    base = baseline()
+    write({"under.go": broken.replace("'__'", "'_'")})
+    assert check(base, ["under.go"], gates=[LintGate()])["lint"].status == "passed"
+    write({"under.go": broken.replace("'__'", "'_' +")})  # still unreadable: a new problem
+    lint = check(base, ["under.go"], gates=[LintGate()])["lint"]
+    assert lint.status == "failed" and lint.new_problems[0].line == 5
+
+
 @pytest.mark.skipif(
     not Path("/usr/share/gocode/src/github.com/stretchr/testify").is_dir(),
     reason="testify from Debian is not installed (golang-github-stretchr-testify-dev)",

@@ -21,6 +21,9 @@ _VET_LINE = re.compile(r"^(vet: )?(\S+?\.go):(\d+)(?::\d+)?: (.+)$")
 _GO_ERROR = re.compile(r"^(?:go: |go build |build |cannot find |no required module|pattern )")
 
 
+NOT_FORMATTED = "not formatted as gofmt formats it"
+
+
 def gofmt_problems(ctx: GateContext, gofmt: str, path: str, text: str) -> list[Problem]:
     """What ``gofmt`` says of ``text`` (the content of ``path``)."""
     result = ctx.sandbox.run([gofmt, "-l"], stdin=text, cwd=ctx.root, timeout=60)
@@ -35,7 +38,7 @@ def gofmt_problems(ctx: GateContext, gofmt: str, path: str, text: str) -> list[P
         return []
     diff = ctx.sandbox.run([gofmt, "-d"], stdin=text, cwd=ctx.root, timeout=60)
     detail = tail(diff.stdout.replace("<standard input>", path), 30, 1500)
-    return [Problem("lint", path, None, "gofmt", "not formatted as gofmt formats it", detail)]
+    return [Problem("lint", path, None, "gofmt", NOT_FORMATTED, detail)]
 
 
 def vet_problems(ctx: GateContext, go: str, tree: Path, module: str) -> list[Problem]:
