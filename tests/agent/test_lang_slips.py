@@ -30,10 +30,29 @@ def test_a_conditional_operator_in_go_rust_or_python_is_told_the_languages_way()
     )
 
 
+def test_pythons_conditional_in_go_rust_or_javascript_is_told_the_languages_way() -> None:
+    """HumanEvalFix Go-141's repair: `return "Yes" if count <= 3 else "No"`, in Go."""
+    go = 'package main\n\nfunc Check(count int) string {\n    return "Yes" if count <= 3 else "No"\n}\n'
+    assert slip_notes("syntax error near '\"Yes\" if'", {"main.go": go}) == [
+        'main.go:4: `return "Yes" if count <= 3 else "No"` — Go has no conditional expression '
+        "`a if c else b`: write an if statement (`if c { return a }` then `return b`)."
+    ]
+    rust = "fn f(n: i32) -> i32 {\n    1 if n > 0 else 2\n}\n"
+    js = "const f = (n) => 1 if n > 0 else 2;\n"
+    assert slip_notes("error: expected", {"src/lib.rs": rust})[0].endswith(
+        "Rust writes a conditional as `if c { a } else { b }`."
+    )
+    assert slip_notes("SyntaxError: Unexpected token 'if'", {"f.js": js})[0].endswith(
+        "JavaScript writes a conditional as `c ? a : b`."
+    )
+
+
 def test_what_is_not_a_conditional_operator_says_nothing() -> None:
     rust = "fn read() -> Result<u8, E> {\n    let n = parse(s)?;\n    Ok(n)\n}\n"
     go = "package main\n\n// Pick answers: big? small : yes\nvar q = \"a ? b : c\"\nvar r = '?'\n"
-    js = "const pick = (n) => (n > 10 ? 'big' : 'small');\n"
+    js = "const pick = (n) => (n > 10 ? 'big' : 'small');\n} else if (n) { return 1 } else {\n"
+    rust += "fn g(c: bool) -> i32 {\n    let x = if c { 1 } else { 2 };\n    return if c { x } else { 0 };\n}\n"
+    go += "func h(c bool) int {\n\tif c {\n\t\treturn 1\n\t} else if !c {\n\t\treturn 2\n\t}\n\treturn 3\n}\n"
     texts = {"src/lib.rs": rust, "main.go": go, "pick.js": js}
     assert slip_notes("syntax error: expected", texts) == []
     assert slip_notes("a test failed", {"main.go": GO}) == []  # no syntax error: no scan

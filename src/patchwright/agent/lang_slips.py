@@ -1,10 +1,11 @@
 """What a compiler's words leave unsaid about two slips small models make in Go, Rust and
 Python: the rule behind the error, in one line.
 
-- **A conditional operator where the language has none.** HumanEvalFix Go-127's rewrites
+- **A conditional where the language has none of that form.** HumanEvalFix Go-127's rewrites
   ended ``return is_prime(n) ? "YES" : "NO"`` twice running; told ``syntax error near
   'is_prime(n) ? "YES" :'``, the 1.5B model sent it again. Go and Rust have no ``c ? a : b``
-  and Python spells it ``a if c else b``: the note says so, at the line.
+  and Python spells it ``a if c else b`` (Go-141's repair wrote ``return "Yes" if count <= 3
+  else "No"`` in Go): the note says so, at the line.
 - **Go's unused variable.** ``is_prime declared but not used`` is an error in Go, not a
   warning; Go-127's code declares ``is_prime`` and never calls it, and three replies
   rewrote the helper instead of using it. The note says what the rule is and the two ways
@@ -16,15 +17,25 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-_TERNARY = re.compile(r"\S\s+\?\s+\S[^;{}]*?\s:\s+\S")
+_TERNARY = re.compile(r"\S\s+\?\s+\S[^;{}]*?\s:\s+\S")  # c ? a : b
+_PY_CONDITIONAL = re.compile(r"[\w\"')\]]\s+if\s+[^{}]+?\s+else\s+\S")  # a if c else b
 _STRING = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|`[^`]*`")
-_COMMENT = {".go": "//", ".rs": "//", ".py": "#"}
-_WAYS = {
-    ".go": "Go has no conditional operator `c ? a : b`: write an if statement "
-    "(`if c { return a }` then `return b`)",
-    ".rs": "Rust has no conditional operator `c ? a : b`: write `if c { a } else { b }`",
-    ".py": "Python has no `c ? a : b`: write `a if c else b`",
-}
+_GO_IF = "write an if statement (`if c { return a }` then `return b`)"
+_JS_WAY = "JavaScript writes a conditional as `c ? a : b`"
+# suffix → its comment, and (the slip, what to write instead) for each it lacks
+_RULES: dict[str, tuple[str, tuple[tuple[re.Pattern[str], str], ...]]] = {
+    ".go": ("//", (
+        (_TERNARY, f"Go has no conditional operator `c ? a : b`: {_GO_IF}"),
+        (_PY_CONDITIONAL, f"Go has no conditional expression `a if c else b`: {_GO_IF}"),
+    )),
+    ".rs": ("//", (
+        (_TERNARY, "Rust has no conditional operator `c ? a : b`: write `if c { a } else { b }`"),
+        (_PY_CONDITIONAL, "Rust writes a conditional as `if c { a } else { b }`"),
+    )),
+    ".py": ("#", ((_TERNARY, "Python has no `c ? a : b`: write `a if c else b`"),)),
+    **{ext: ("//", ((_PY_CONDITIONAL, _JS_WAY),))
+       for ext in (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx")},
+}  # fmt: skip
 _UNUSED = re.compile(r"\b(\w+) declared (?:but|and) not used\b|\bdeclared and not used: (\w+)")
 _SYNTAX = re.compile(r"syntax|expected|invalid", re.IGNORECASE)
 MOST = 2  # notes of each kind
@@ -47,13 +58,16 @@ def slip_notes(report: str, texts: Mapping[str, str | None]) -> list[str]:
 def _ternaries(texts: Mapping[str, str | None]) -> list[str]:
     notes: list[str] = []
     for path, text in sorted(texts.items()):
-        way = next((w for ext, w in _WAYS.items() if path.endswith(ext)), None)
-        if way is None or text is None:
+        rules = _RULES.get(path[path.rfind(".") :]) if "." in path else None
+        if rules is None or text is None:
             continue
-        comment = _COMMENT[path[path.rfind(".") :]]
+        comment, slips = rules
         for n, line in enumerate(text.splitlines(), 1):
             code = _STRING.sub('""', line.strip()).split(comment)[0]
-            if not code.startswith(("/*", "*")) and _TERNARY.search(code):
+            if code.startswith(("/*", "*")):
+                continue
+            way = next((w for slip, w in slips if slip.search(code)), None)
+            if way is not None:
                 notes.append(f"{path}:{n}: `{line.strip()}` — {way}.")
                 if len(notes) == MOST:
                     return notes
