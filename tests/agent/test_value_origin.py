@@ -84,13 +84,15 @@ def test_comments_docstrings_and_doctests_are_not_where_the_code_writes_it() -> 
     assert where_written("E   assert 'yes' == 'Yes'\n", {"answer.py": code}) == ""
 
 
-def test_nothing_when_the_value_is_written_often_or_unnamed_sides_are_both_written() -> None:
+def test_nothing_when_the_value_is_written_often_or_the_expected_one_is_written_too() -> None:
+    """HumanEvalFix Go-141 returns "Yes" where the tests want "No", and writes both: what is
+    wrong is which one it returns."""
     often = "".join(f'    a{i} := " "\n' for i in range(4))
     both = '    return " "\n    return ""\n'
     sides = '  left: " "\n right: ""\n'
     assert where_written(TESTIFY, {"main.go": often}) == ""
     assert where_written(sides, {"main.go": both}) == ""
-    assert where_written(TESTIFY, {"main.go": both}).endswith('- main.go:1: `return " "`')
+    assert where_written(TESTIFY, {"main.go": both}) == ""
 
 
 def test_nothing_for_numbers_escapes_or_a_value_only_inside_a_longer_string() -> None:
@@ -116,12 +118,14 @@ def test_block_comments_are_not_where_the_code_writes_it() -> None:
 
 
 def test_the_side_the_tests_write_is_the_one_expected() -> None:
-    """HumanEvalFix JavaScript-118: the code writes `'u'` too (a vowel it checks for), so
-    either side could have been the one got; the test writes `'u'`, so `" "` was."""
-    code = "const f = (w) => {\n  if (w[1] != 'u') { return w[1] }\n  return ' '\n}\n"
+    """HumanEvalFix JavaScript's value probe prints `left` and `right`; the test writes `'u'`,
+    so `" "` is the value got."""
+    code = "const f = (w) => {\n  if (w.length > 5) { return w[1] }\n  return ' '\n}\n"
     tests = {"main.test.js": "console.assert(f('yogurt') === 'u')\n"}
     report = "main.test.js:9 compared `f('yogurt') === 'u'`: left `\" \"`, right `\"u\"`\n"
-    assert where_written(report, {"main.js": code}) == ""  # which side is which: not known
+    assert where_written(report, {"main.js": code}).startswith(
+        'The failed check compared `" "` with `"u"`'
+    )
     assert where_written(report, {"main.js": code}, tests) == (
         'The test got `" "` where it expected `"u"`; the code writes `" "` here:\n'
         "- main.js:3: `return ' '`"

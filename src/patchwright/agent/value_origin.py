@@ -10,8 +10,8 @@ is written in the code, word for word; saying where takes the reader straight to
     - main.go:32: `return " "`
 
 Only string values (a number is written in too many places that have nothing to do with it),
-only where the code writes the value on a few lines (:data:`MOST_LINES`) and not the other
-side's, and never in a comment, a docstring, or a doctest.
+only where the code writes the value on a few lines (:data:`MOST_LINES`) and not the expected
+one, and never in a comment, a docstring, or a doctest.
 """
 
 from __future__ import annotations
@@ -62,10 +62,11 @@ def where_written(
     report: str, code: Mapping[str, str | None], tests: Mapping[str, str | None] | None = None
 ) -> str:
     """For each string a failed check in ``report`` got that the ``code`` (path → text)
-    writes on a few lines: a line saying so, and those lines quoted. Where the report does
-    not say which side is which, the side the ``tests`` write is the one expected; when they
-    write neither or both, either side may be the one got, and one is named only when the
-    code does not write the other. "" when there is none."""
+    writes on a few lines, and the expected one it does not write: a line saying so, and those
+    lines quoted (where the code writes both, as `return "Yes"` and `return "No"`, what is
+    wrong is which it returns, not the value: HumanEvalFix Go-141). Where the report does not
+    say which side is which, the side the ``tests`` write is the one expected; when they
+    write neither or both, either side may be the one got. "" when there is none."""
     blocks: list[str] = []
     seen: set[str] = set()
     for found_pair in _pairs(report):
@@ -85,7 +86,7 @@ def _whole(pair: _Pair, code: Mapping[str, str | None]) -> str:
     found = _written(_content(pair.got), code)
     if not found or len(found) > MOST_LINES:
         return ""
-    if not pair.named and _written(_content(pair.other), code):
+    if _written(_content(pair.other), code):  # it writes both: the choice is wrong, not the value
         return ""
     got, other = _shown(pair.got), _shown(pair.other)
     head = (f"The test got {got} where it expected {other}" if pair.named
