@@ -17,9 +17,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from patchwright.verify.runners.value_diff import blank_strings
+
 _TERNARY = re.compile(r"\S\s+\?\s+\S[^;{}]*?\s:\s+\S")  # c ? a : b
 _PY_CONDITIONAL = re.compile(r"[\w\"')\]]\s+if\s+[^{}]+?\s+else\s+\S")  # a if c else b
-_STRING = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|`[^`]*`")
 _GO_IF = "write an if statement (`if c { return a }` then `return b`)"
 _JS_WAY = "JavaScript writes a conditional as `c ? a : b`"
 # suffix → its comment, and (the slip, what to write instead) for each it lacks
@@ -37,7 +38,9 @@ _RULES: dict[str, tuple[str, tuple[tuple[re.Pattern[str], str], ...]]] = {
        for ext in (".js", ".mjs", ".cjs", ".jsx", ".ts", ".tsx")},
 }  # fmt: skip
 _UNUSED = re.compile(r"\b(\w+) declared (?:but|and) not used\b|\bdeclared and not used: (\w+)")
-_SYNTAX = re.compile(r"syntax|expected|invalid", re.IGNORECASE)
+# what a parser says of a line it cannot read (not testify's "expected: …", which every
+# failed assertion prints: the code is then not scanned at all)
+_SYNTAX = re.compile(r"syntax|unexpected|error: expected|invalid", re.IGNORECASE)
 MOST = 2  # notes of each kind
 
 
@@ -63,7 +66,7 @@ def _ternaries(texts: Mapping[str, str | None]) -> list[str]:
             continue
         comment, slips = rules
         for n, line in enumerate(text.splitlines(), 1):
-            code = _STRING.sub('""', line.strip()).split(comment)[0]
+            code = blank_strings(line.strip()).split(comment)[0]
             if code.startswith(("/*", "*")):
                 continue
             way = next((w for slip, w in slips if slip.search(code)), None)

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from patchwright.agent.lang_slips import slip_notes
 from patchwright.agent.lost_names import lost_definitions, lost_test_modules
 from patchwright.agent.value_origin import where_written
+from patchwright.verify.runners.value_diff import blank_strings
 
 _REF = re.compile(
     r"(?P<path>[\w./-]+\.\w+):(?P<line>\d+)"  # go, rustc, ruff, mypy, tsc, node: path:line
@@ -63,8 +64,6 @@ def _is_bare_call(code: str) -> bool:
 
 
 _OPEN, _CLOSE = "([{", ")]}"
-# string literals, whose brackets open and close nothing
-_STRINGS = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|`[^`]*`")
 STATEMENT_LINES = 6  # at most, of a statement that goes on past its line
 STATEMENT_CHARS = 300
 
@@ -76,14 +75,14 @@ def _statement(lines: list[str], index: int) -> str:
     if not 0 <= index < len(lines):
         return ""
     first = lines[index].rstrip()
-    bare = _STRINGS.sub('""', first)
+    bare = blank_strings(first)
     if bare.endswith(" {") and all(bare.count(o) <= bare.count(c) for o, c in ("()", "[]")):
         return first.strip()  # a block it opens (`func f() {`, `if x {`): the line alone
     parts: list[str] = []
     depth = 0
     for line in lines[index : index + STATEMENT_LINES]:
         parts.append(line.strip())
-        bare = _STRINGS.sub('""', line)  # HumanEvalFix Go-132's `IsNested("[[]][[")`
+        bare = blank_strings(line)  # HumanEvalFix Go-132's `IsNested("[[]][[")`
         depth += sum(bare.count(c) for c in _OPEN) - sum(bare.count(c) for c in _CLOSE)
         if depth <= 0:
             break
