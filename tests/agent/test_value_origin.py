@@ -151,3 +151,24 @@ def test_a_string_the_value_got_holds_and_the_expected_one_does_not_is_shown_too
         "here:\n- concat.py:2: `return ' '.join(strings)`"
     )
     assert where_written(pytest, {"concat.py": python}) == ""  # which side is which: not known
+
+
+def test_the_lines_that_build_a_string_of_the_form_got_are_shown() -> None:
+    """HumanEvalFix Go-79: `"db0d"` for `"db0db"`, from `fmt.Sprintf("db%bd", decimal)`; the
+    same line is not quoted again for the next value."""
+    go = 'package main\n\nimport "fmt"\n\nfunc D(n int) string {\n    return fmt.Sprintf("db%bd", n)\n}\n'
+    report = (
+        '    main_test.go:10: Not equal: expected: "db0db" actual  : "db0d"\n'
+        '    main_test.go:11: Not equal: expected: "db100000db" actual  : "db100000d"\n'
+    )
+    assert where_written(report, {"main.go": go}) == (
+        'The test got `"db0d"` where it expected `"db0db"`; the code builds a string of the '
+        "form of the value got, and not of the one expected, here:\n"
+        '- main.go:6: `return fmt.Sprintf("db%bd", n)`'
+    )
+    js = 'const d = (n) => {\n  return "db" + n.toString(2) + "d";\n}\n'
+    node = 'main.test.js:9 compared `d(0) === \'db0db\'`: left `"db0d"`, right `"db0db"`\n'
+    assert where_written(node, {"main.js": js}, {"main.test.js": "d(0) === 'db0db'"}).endswith(
+        'here:\n- main.js:2: `return "db" + n.toString(2) + "d";`'
+    )
+    assert where_written(report.replace('"db0db"', '"x0db"'), {"main.go": go}).count("here:") == 1

@@ -59,3 +59,23 @@ def test_long_values_that_part_say_where(
     assert run is not None
     detail = run.cases["src/lib.rs::tests::fills"].detail
     assert "they part after `… 7, 8, 9, 10, 11`: right has `, 12` there, left has not" in detail
+
+
+@pytest.mark.skipif(shutil.which("cargo") is None, reason="cargo is not installed")
+def test_an_assertion_rustfmt_laid_over_several_lines_says_what_it_compared_too(
+    repo: Path, write: Callable[..., None], baseline: Callable[..., Baseline]
+) -> None:
+    """HumanEvalFix Rust-28: `assert!(` alone on its line, the comparison on the next two."""
+    lib = ("fn join(parts: Vec<&str>) -> String {\n    parts.join(\" \")\n}\n\n"
+           "#[cfg(test)]\nmod tests;\n")  # fmt: skip
+    tests = ("use super::*;\n\n#[test]\nfn joins() {\n    assert!(\n"
+             '        join(vec!["x", "y"])\n            == "xy".to_string()\n    );\n'
+             "    assert!(join(vec![]) == \"\");\n}\n")  # fmt: skip
+    files = {"Cargo.toml": CARGO, "src/lib.rs": lib, "src/tests.rs": tests}
+    write(files)
+    run = baseline().tests
+    assert run is not None
+    case = run.cases["src/lib.rs::tests::joins"]
+    assert "panicked at src/tests.rs:5" in case.detail
+    assert 'left: "x y"\nright: "xy"' in case.detail
+    assert {rel: (repo / rel).read_text() for rel in files} == files

@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from patchwright.agent.value_form import forms
 from patchwright.verify.runners.value_diff import string_end
 
 MOST_LINES = 3  # a value written on more lines than this says nothing of where the bug is
@@ -66,9 +67,11 @@ def where_written(
     lines quoted (where the code writes both, as `return "Yes"` and `return "No"`, what is
     wrong is which it returns, not the value: HumanEvalFix Go-141). Where the report does not
     say which side is which, the side the ``tests`` write is the one expected; when they
-    write neither or both, either side may be the one got. "" when there is none."""
+    write neither or both, either side may be the one got. Lines already quoted for one value
+    are not quoted again for the next. "" when there is none."""
     blocks: list[str] = []
     seen: set[str] = set()
+    quoted: set[str] = set()
     for found_pair in _pairs(report):
         pair = _oriented(found_pair, tests or {})
         if pair is None or pair.got in seen or len(blocks) == MOST_VALUES:
@@ -76,8 +79,10 @@ def where_written(
         seen.add(pair.got)
         block = _whole(pair, code)
         if not block and pair.named and len(code) <= FRAGMENT_FILES:
-            block = _fragment(pair, code)
-        if block:
+            block = _formed(pair, code) or _fragment(pair, code)
+        lines = block.partition("\n")[2]
+        if block and lines not in quoted:
+            quoted.add(lines)
             blocks.append(block)
     return "\n".join(blocks)
 
@@ -92,6 +97,24 @@ def _whole(pair: _Pair, code: Mapping[str, str | None]) -> str:
     head = (f"The test got {got} where it expected {other}" if pair.named
             else f"The failed check compared {got} with {other}")  # fmt: skip
     return "\n".join([f"{head}; the code writes {got} here:", *_quoted(found)])
+
+
+def _formed(pair: _Pair, code: Mapping[str, str | None]) -> str:
+    """The lines (a few) that build a string of the form of the value got and not of the one
+    expected: Go-79 got `"db1111d"` for `"db1111db"` from `fmt.Sprintf("db%bd", decimal)`."""
+    got, other = _content(pair.got), _content(pair.other)
+    if got is None or other is None:
+        return ""
+    found = [(path, n, line) for path, text in sorted(code.items())
+             for n, line in _code_lines(path, text)
+             if any(f.fullmatch(got) and not f.fullmatch(other) for f in forms(line))]  # fmt: skip
+    if not found or len(found) > MOST_LINES:
+        return ""
+    return "\n".join([
+        f"The test got {_shown(pair.got)} where it expected {_shown(pair.other)}; the code "
+        "builds a string of the form of the value got, and not of the one expected, here:",
+        *_quoted(found),
+    ])  # fmt: skip
 
 
 def _fragment(pair: _Pair, code: Mapping[str, str | None]) -> str:

@@ -7,10 +7,12 @@ without it, it guesses (HumanEvalFix Rust-5: four guesses, none right). 74 of Hu
 123 Rust tasks assert this way.
 
 So for a few such failures the test runs once more in a scratch copy of the crate
-(``copy_tree``, once per run; the repository is never touched), that one line rewritten as ``assert_eq!(a, b)``, in its own
-target folder kept for the run; the ``left``/``right`` it prints join the case's detail. A line
-that does not split cleanly at one top-level ``==``, or a copy that does not build, adds
-nothing.
+(``copy_tree``, once per run; the repository is never touched), that one assertion rewritten
+as ``assert_eq!(a, b)``, in its own target folder kept for the run; the ``left``/``right`` it
+prints join the case's detail. An assertion that goes on over several lines, as rustfmt lays
+out a long one, is rewritten on its first line, the lines below left blank to keep their
+numbers. One that does not split cleanly at one top-level ``==``, or a copy that does not
+build, adds nothing.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from patchwright.verify.tools import TooLarge, copy_tree, scratch_dir
 
 MAX_TESTS = 3
 MAX_FILES = 2000
+STATEMENT = 12  # lines at most of an assertion that goes on past its line
 _ASSERT = "assertion failed: "
 _PANICKED = re.compile(r"panicked at (\S+?):(\d+)")
 
@@ -67,6 +70,34 @@ def as_assert_eq(line: str) -> str | None:
     return f"{line[: found.start()]}assert_eq!({left}, {right}){line[i + 1 :]}"
 
 
+def _statement(lines: list[str], index: int) -> tuple[int, str]:
+    """The line at ``index`` (its end of line left out), joined with those after it while its
+    brackets stay open, as rustfmt lays out a long ``assert!(`` (HumanEvalFix Rust-28), at
+    most ``STATEMENT`` lines: how many it took, and the text."""
+    taken, text = 1, lines[index].rstrip("\r\n")
+    depth = _depth(text)
+    for more in lines[index + 1 : index + STATEMENT]:
+        if depth <= 0:
+            break
+        taken, text, depth = taken + 1, f"{text} {more.strip()}", depth + _depth(more)
+    return taken, text
+
+
+def _depth(line: str) -> int:
+    """How many more brackets ``line`` opens than it closes, strings and chars aside."""
+    depth = i = 0
+    while i < len(line):
+        if line[i] == '"':
+            i = string_end(line, i)
+            continue
+        if line[i] == "'" and (end := _char_end(line, i)) > i:
+            i = end
+            continue
+        depth += (line[i] in "([{") - (line[i] in ")]}")
+        i += 1
+    return depth
+
+
 def _char_end(line: str, i: int) -> int:
     """The index after a char literal at ``i`` (``'('``, ``'\\n'``), else ``i``."""
     m = re.match(r"'(?:\\.|[^\\'])'", line[i:])
@@ -102,10 +133,11 @@ def add_values(run: TestRun, root: Path, sandbox: Sandbox, cmd: str, timeout: fl
         except (OSError, UnicodeDecodeError):
             continue
         lines = text.splitlines(keepends=True)
-        rewritten = as_assert_eq(lines[number - 1]) if 0 < number <= len(lines) else None
+        taken, statement = _statement(lines, number - 1) if 0 < number <= len(lines) else (0, "")
+        rewritten = as_assert_eq(statement)
         if rewritten is None:
             continue
-        lines[number - 1] = rewritten
+        lines[number - 1 : number - 1 + taken] = [rewritten + "\n", *["\n"] * (taken - 1)]
         (copy / path).write_text("".join(lines), encoding="utf-8")
         name = case.id.split("::", 1)[1] if "::" in case.id else case.id
         argv = ["cargo", "test", *(["--offline"] if "--offline" in cmd else []), "--", name]
