@@ -172,3 +172,18 @@ def test_the_lines_that_build_a_string_of_the_form_got_are_shown() -> None:
         'here:\n- main.js:2: `return "db" + n.toString(2) + "d";`'
     )
     assert where_written(report.replace('"db0db"', '"x0db"'), {"main.go": go}).count("here:") == 1
+
+
+def test_a_list_of_one_string_is_read_as_that_string() -> None:
+    """HumanEvalFix Go-113: testify prints `[]string{"…"}`; Rust and pytest print `["…"]`."""
+    go = 'func Odd(n int) []string {\n    return []string{fmt.Sprintf("%dn of %d the", n, n)}\n}\n'
+    testify = (
+        '    Not equal: expected: []string{"4n of the"}\n'
+        '               actual  : []string{"4n of 4 the"}\n'
+    )
+    assert where_written(testify, {"main.go": go}).endswith(
+        'here:\n- main.go:2: `return []string{fmt.Sprintf("%dn of %d the", n, n)}`'
+    )
+    rust = '      left: ["4n of 4 the"]\n     right: ["4n of the"]\n'
+    tests = {"src/tests.rs": 'assert!(odd(4) == ["4n of the"]);'}
+    assert where_written(rust, {"src/lib.rs": 'format!("{}n of {} the", n, n)'}, tests)

@@ -48,6 +48,8 @@ _SIDES = (
     re.compile(rf"AssertionError: {_STR} != {_STR}"),
     re.compile(rf"left `{_STR}`, right `{_STR}`"),
 )
+# a list of one string (Go's slice, Rust's vector or array, Python's and JavaScript's list)
+_ONE_STRING = re.compile(rf"(?:\[\]string\{{|\[){_STR}(?:\}}|\])")
 _COMMENT = ("//", "#", "/*", "*", "--", ">>>")
 _BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
 
@@ -159,6 +161,7 @@ def _oriented(pair: _Pair, tests: Mapping[str, str | None]) -> _Pair | None:
 
 
 def _pairs(report: str) -> Iterator[_Pair]:
+    report = _ONE_STRING.sub(r"\1", report)  # `[]string{"a"}` against `[]string{"b"}`
     for pattern in _EXPECTED_FIRST:
         for m in pattern.finditer(report):
             yield _Pair(m[2], m[1], named=True)
