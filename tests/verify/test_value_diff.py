@@ -29,6 +29,25 @@ def test_a_missing_piece_and_a_changed_one_are_named_too() -> None:
     )
 
 
+def test_a_number_is_never_cut_where_they_part() -> None:
+    """HumanEvalFix Go-145: `-1, -11` against `-11, -12` part before `-1`, not inside it."""
+    assert where_they_part("[]int{-1, -11, 1, -12, 11}", "[]int{-11, -12, -1, 1, 11}") == (
+        "they part after `[]int{`: expected `-1, -11, 1, -12`, actual `-11, -12, -1, 1`"
+    )
+    assert where_they_part("[]int{-3, -32, -98, -11, 1}", "[]int{-98, -32, -3, -11, 1}") == (
+        "they part after `[]int{`: expected `-3, -32, -98`, actual `-98, -32, -3`"
+    )
+    assert where_they_part("[0, 6, 53, 423, 1234, 145]", "[0, 6, 53, 423, 1234, 14]") == (
+        "they part after `… 53, 423, 1234, `: expected `145`, actual `14`"
+    )
+    assert where_they_part("[1.25, 2.5, 3.75, 4.0, 5.5]", "[1.25, 2.5, 3.5, 4.0, 5.5]") == (
+        "they part after `[1.25, 2.5, `: expected `3.75`, actual `3.5`"
+    )
+    assert where_they_part("12345678901234567890123456", "12345678901234567890123457") == (
+        "they part after `…0123456789012345`: expected `6`, actual `7`"  # nothing before it
+    )
+
+
 def test_short_equal_or_wholly_different_values_get_no_line() -> None:
     assert where_they_part("5", "-1") is None
     assert where_they_part(SAID, SAID) is None

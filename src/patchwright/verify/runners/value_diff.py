@@ -40,12 +40,12 @@ def where_they_part(
         return f"they differ only in letter case: {names[0]} `{expected}`, {names[1]} `{actual}`"
     if max(len(expected), len(actual)) < SHORT and not blank:
         return None
-    start = _shared(expected, actual)
+    start = _whole_number(expected, actual, _shared(expected, actual), sign="-")
     if start < (0 if blank else 2):
         return None
     room = min(len(expected), len(actual)) - start
-    end = _shared(expected[::-1], actual[::-1])
-    end = min(end, room)
+    backwards = expected[::-1], actual[::-1]
+    end = min(_whole_number(*backwards, _shared(*backwards)), room)
     before = expected[max(0, start - CONTEXT) : start]
     own = (expected[start : len(expected) - end], actual[start : len(actual) - end])
     expected_own, actual_own = (_shown(x) for x in own)
@@ -86,6 +86,22 @@ def _shared(a: str, b: str) -> int:
     return next(
         (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
     )
+
+
+def _whole_number(a: str, b: str, at: int, sign: str = "") -> int:
+    """``at``, the length of what ``a`` and ``b`` share, moved back to where the number it
+    cuts starts (its ``sign`` with it), when it cuts one and something comes before it: Go-145's
+    ``[]int{-1, -11`` and ``[]int{-11, -12`` part after ``[]int{``, not inside ``-1``."""
+    if not (at > 0 and (a[at - 1].isdigit() or a[at - 1] in f"{sign}.")):
+        return at
+    if not (a[at : at + 1].isdigit() or b[at : at + 1].isdigit()):
+        return at
+    back = at
+    while back and (a[back - 1].isdigit() or a[back - 1] == "."):
+        back -= 1
+    if sign and back and a[back - 1] in sign:
+        back -= 1
+    return back or at
 
 
 _BLANKS = {" ": "space", "\t": "tab", "\n": "newline"}
