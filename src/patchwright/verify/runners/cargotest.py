@@ -58,9 +58,12 @@ def plan(root: Path, cmd: str, scratch: Path) -> Plan | None:
     if not any(w.startswith("--message-format") for w in words):
         flags.append("--message-format=json-render-diagnostics")
     full = _CARGO_TEST.sub(" ".join(["cargo test", *flags]), cmd, count=1) + " 2>&1"
+    # a panic's backtrace says which test line led to it, unless the user chose otherwise
+    env = {} if "RUST_BACKTRACE" in os.environ else {"RUST_BACKTRACE": "1"}
     return Plan(
-        full, "cargo", read=lambda run, result: _read(run, result, root, True), output=_text
-    )
+        full, "cargo", env=env, read=lambda run, result: _read(run, result, root, True),
+        output=_text,
+    )  # fmt: skip
 
 
 def _text(result: ExecResult) -> str:
@@ -218,6 +221,7 @@ def _failure(lines: list[str], root: Path) -> tuple[str, str]:
     message, kept = "", []
     for i, line in enumerate(lines):
         if line.startswith(("note: run with", "stack backtrace:")):
+            kept += _callers(lines[i + 1 :], root, kept)
             break
         if m := _PANIC_NEW.match(line.strip()):
             where = f"{relative(m.group(1), root) or m.group(1)}:{m.group(2)}"
@@ -239,6 +243,34 @@ def _failure(lines: list[str], root: Path) -> tuple[str, str]:
         at = next(i for i, x in enumerate(kept) if x.strip().startswith("right:"))
         kept.insert(at + 1, part)
     return message[:300], clip(kept, 14, 1800)
+
+
+_FRAME_FN = re.compile(r"^\s*\d+: (.+)$")
+_FRAME_AT = re.compile(r"^\s+at (\S+?):(\d+):\d+$")
+CALLERS = 2
+
+
+def _callers(backtrace: list[str], root: Path, kept: list[str]) -> list[str]:
+    """``called from path:line`` for the frames of a panic's backtrace that lie in the
+    repository, below the place it panicked (closures aside; at most ``CALLERS``): a panic
+    in the code (``unwrap()`` on ``None``, HumanEvalFix Rust-47) says which test line led
+    there, as pytest's traceback does."""
+    found: list[str] = []
+    symbol = ""
+    for line in backtrace:
+        if m := _FRAME_FN.match(line):
+            symbol = m[1]
+            continue
+        m = _FRAME_AT.match(line)
+        rel = relative(m[1], root) if m and not symbol.endswith("{{closure}}") else None
+        if not m or not rel or not (root / rel).is_file():
+            continue
+        said = f"called from {rel}:{m[2]}"
+        if f"panicked at {rel}:{m[2]}" not in kept and said not in found:
+            found.append(said)
+        if len(found) == CALLERS:
+            break
+    return found
 
 
 def _executables(text: str, root: Path) -> dict[str, str]:
