@@ -218,7 +218,7 @@ _PANIC_OLD = re.compile(r"^thread '.*?' panicked at '(.*)', (\S+?):(\d+):\d+$")
 def _failure(lines: list[str], root: Path) -> tuple[str, str]:
     """(message, detail) from a failure section: the panic's message and where it happened,
     with the values an assertion compared; a doc test that does not compile: its error."""
-    message, kept = "", []
+    message, kept = "", list[str]()
     for i, line in enumerate(lines):
         if line.startswith(("note: run with", "stack backtrace:")):
             kept += _callers(lines[i + 1 :], root, kept)
