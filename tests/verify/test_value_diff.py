@@ -111,3 +111,16 @@ def test_a_probe_steps_over_a_string_with_its_escapes_whatever_its_quote() -> No
     assert line[string_end(line, 2) :] == ") === 'c\\'d' && `e`"
     assert line[string_end(line, line.index("'")) :] == " && `e`"
     assert string_end('"open', 0) == len('"open') + 1  # unclosed: past the end
+
+
+def test_a_short_value_with_a_piece_added_is_named_too() -> None:
+    """HumanEvalFix Go-153: a `.` missing from a short string is easily read past."""
+    assert where_they_part('"Watashi.eIGHt8OKe"', '"WatashieIGHt8OKe"') == (
+        'they part after `"Watashi`: expected has `.` there, actual has not'
+    )
+    assert where_they_part("[]int{2, 4, 6, 8}", "[]int{2, 4, 6}") == (
+        "they part after `[]int{2, 4, 6`: expected has `, 8` there, actual has not"
+    )
+    assert where_they_part("[2]int{0, 1}", "[2]int{0, 0}") is None  # changed, not added
+    assert where_they_part("12", "123") is None  # a number is read whole
+    assert where_they_part("[]int{10}", "[]int{}") is None  # all of it read at a glance

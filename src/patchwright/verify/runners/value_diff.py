@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 SHORT = 24  # values this short are read at a glance: no line
+SHARED = 10  # unless they share this much and one is the other with a piece added
 CONTEXT = 16  # characters shown of what the two share before they part
 SHOWN = 40  # characters shown of each side's own part
 
@@ -38,14 +39,17 @@ def where_they_part(
     blank = "".join(expected.split()) == "".join(actual.split())  # `""` and `" "` look alike
     if expected.lower() == actual.lower():  # `"Yes"` and `"yes"` too
         return f"they differ only in letter case: {names[0]} `{expected}`, {names[1]} `{actual}`"
-    if max(len(expected), len(actual)) < SHORT and not blank:
-        return None
     start = _whole_number(expected, actual, _shared(expected, actual), sign="-")
     if start < (0 if blank else 2):
         return None
     room = min(len(expected), len(actual)) - start
     backwards = expected[::-1], actual[::-1]
     end = min(_whole_number(*backwards, _shared(*backwards)), room)
+    # short values are read at a glance, unless one is the other with a piece added (Go-153's
+    # `"Watashi.eIGHt8OKe"` and `"WatashieIGHt8OKe"`: a `.` is easily read past)
+    short = max(len(expected), len(actual)) < SHORT and not blank
+    if short and (end < room or start + end < SHARED or _number(expected) or _number(actual)):
+        return None
     before = expected[max(0, start - CONTEXT) : start]
     own = (expected[start : len(expected) - end], actual[start : len(actual) - end])
     expected_own, actual_own = (_shown(x) for x in own)
@@ -86,6 +90,14 @@ def _shared(a: str, b: str) -> int:
     return next(
         (i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b))
     )
+
+
+def _number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
 
 
 def _whole_number(a: str, b: str, at: int, sign: str = "") -> int:
