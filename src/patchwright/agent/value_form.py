@@ -26,7 +26,7 @@ def forms(line: str) -> list[re.Pattern[str]]:
     """The patterns of the values ``line`` builds from its string literals: one per literal
     holding a format verb and a character of its own, and one for a concatenation of literals
     and values that is a whole expression (``return "db" + x + "d"``, not ``s + "d"``)."""
-    spans = _literal_spans(line)
+    spans = literal_spans(line)
     found = [p for s, e in spans if (p := _format(line[s + 1 : e - 1])) is not None]
     joined = _concatenation(line, spans)
     return found + ([joined] if joined is not None else [])
@@ -75,7 +75,7 @@ def _concatenation(line: str, spans: list[tuple[int, int]]) -> re.Pattern[str] |
     return re.compile("".join(parts))
 
 
-def _literal_spans(line: str) -> list[tuple[int, int]]:
+def literal_spans(line: str) -> list[tuple[int, int]]:
     """(start, end) of each string literal on ``line`` (an f-, r- or b- prefix left out), up
     to a ``//`` or ``#`` comment."""
     spans: list[tuple[int, int]] = []

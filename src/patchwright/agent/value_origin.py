@@ -21,8 +21,7 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
-from patchwright.agent.value_form import forms
-from patchwright.verify.runners.value_diff import string_end
+from patchwright.agent.value_form import forms, literal_spans
 
 MOST_LINES = 3  # a value written on more lines than this says nothing of where the bug is
 MOST_VALUES = 2
@@ -221,18 +220,7 @@ def _code_lines(path: str, text: str | None) -> Iterator[tuple[int, str]]:
 
 def _literals(line: str) -> set[str]:
     """What each string literal on ``line`` holds, up to a ``//`` or ``#`` comment."""
-    out: set[str] = set()
-    i = 0
-    while i < len(line):
-        if line[i] in "\"'`":
-            end = string_end(line, i)
-            out.add(line[i + 1 : end - 1])
-            i = end
-        elif line.startswith(("//", "#"), i):
-            break
-        else:
-            i += 1
-    return out
+    return {line[start + 1 : end - 1] for start, end in literal_spans(line)}
 
 
 def _docstring_lines(text: str) -> set[int]:

@@ -23,7 +23,13 @@ from dataclasses import replace
 from pathlib import Path
 
 from patchwright.sandbox import Sandbox
-from patchwright.verify.runners.value_diff import sides, sides_line, string_end
+from patchwright.verify.runners.value_diff import (
+    char_end,
+    sides,
+    sides_line,
+    statement,
+    string_end,
+)
 from patchwright.verify.testmodel import TestRun
 from patchwright.verify.tools import TooLarge, copy_tree, scratch_dir
 
@@ -47,7 +53,7 @@ def as_assert_eq(line: str) -> str | None:
         if c == '"':
             i = string_end(line, i)
             continue
-        if c == "'" and (end := _char_end(line, i)) > i:
+        if c == "'" and (end := char_end(line, i)) > i:
             i = end
             continue
         if c in "([{":
@@ -68,40 +74,6 @@ def as_assert_eq(line: str) -> str | None:
         return None
     left, right = line[start:eq].strip(), line[eq + 2 : i].strip()
     return f"{line[: found.start()]}assert_eq!({left}, {right}){line[i + 1 :]}"
-
-
-def _statement(lines: list[str], index: int) -> tuple[int, str]:
-    """The line at ``index`` (its end of line left out), joined with those after it while its
-    brackets stay open, as rustfmt lays out a long ``assert!(`` (HumanEvalFix Rust-28), at
-    most ``STATEMENT`` lines: how many it took, and the text."""
-    taken, text = 1, lines[index].rstrip("\r\n")
-    depth = _depth(text)
-    for more in lines[index + 1 : index + STATEMENT]:
-        if depth <= 0:
-            break
-        taken, text, depth = taken + 1, f"{text} {more.strip()}", depth + _depth(more)
-    return taken, text
-
-
-def _depth(line: str) -> int:
-    """How many more brackets ``line`` opens than it closes, strings and chars aside."""
-    depth = i = 0
-    while i < len(line):
-        if line[i] == '"':
-            i = string_end(line, i)
-            continue
-        if line[i] == "'" and (end := _char_end(line, i)) > i:
-            i = end
-            continue
-        depth += (line[i] in "([{") - (line[i] in ")]}")
-        i += 1
-    return depth
-
-
-def _char_end(line: str, i: int) -> int:
-    """The index after a char literal at ``i`` (``'('``, ``'\\n'``), else ``i``."""
-    m = re.match(r"'(?:\\.|[^\\'])'", line[i:])
-    return i + m.end() if m else i
 
 
 def add_values(run: TestRun, root: Path, sandbox: Sandbox, cmd: str, timeout: float) -> None:
@@ -133,8 +105,10 @@ def add_values(run: TestRun, root: Path, sandbox: Sandbox, cmd: str, timeout: fl
         except (OSError, UnicodeDecodeError):
             continue
         lines = text.splitlines(keepends=True)
-        taken, statement = _statement(lines, number - 1) if 0 < number <= len(lines) else (0, "")
-        rewritten = as_assert_eq(statement)
+        taken, said = (
+            statement(lines, number - 1, STATEMENT, '"') if 0 < number <= len(lines) else (0, "")
+        )
+        rewritten = as_assert_eq(said)
         if rewritten is None:
             continue
         lines[number - 1 : number - 1 + taken] = [rewritten + "\n", *["\n"] * (taken - 1)]

@@ -32,7 +32,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from patchwright.sandbox import Sandbox
-from patchwright.verify.runners.value_diff import string_end, where_they_part
+from patchwright.verify.runners.value_diff import statement, string_end, where_they_part
 from patchwright.verify.testmodel import TestRun
 from patchwright.verify.tools import TooLarge, copy_tree, scratch_dir
 
@@ -105,35 +105,11 @@ def _pointed(output: str, root: Path) -> _Pointed | None:
         except (OSError, UnicodeDecodeError):
             continue
         n = int(number)
-        taken, text = _statement(lines, n - 1) if 0 < n <= len(lines) else (0, "")
+        taken, text = statement(lines, n - 1, STATEMENT, "\"'`") if 0 < n <= len(lines) else (0, "")
         found = comparison(text)
         if found is not None:
             return path, n, taken, text, found
     return None
-
-
-def _statement(lines: list[str], index: int) -> tuple[int, str]:
-    """The line at ``index``, joined with those after it while its brackets stay open
-    (``console.assert(`` alone on its line, the comparison below; JavaScript-20), at most
-    ``STATEMENT`` of them: how many it took, and the text."""
-    taken, text, depth = 1, lines[index], _depth(lines[index])
-    for more in lines[index + 1 : index + STATEMENT]:
-        if depth <= 0:
-            break
-        taken, text, depth = taken + 1, f"{text} {more.strip()}", depth + _depth(more)
-    return taken, text
-
-
-def _depth(line: str) -> int:
-    """How many more brackets ``line`` opens than it closes, strings aside."""
-    depth = i = 0
-    while i < len(line):
-        if line[i] in _STRING:
-            i = string_end(line, i)
-            continue
-        depth += (line[i] in "([{") - (line[i] in ")]}")
-        i += 1
-    return depth
 
 
 def add_js_values(

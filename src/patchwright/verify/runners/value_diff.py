@@ -158,6 +158,45 @@ def string_end(line: str, i: int) -> int:
     return i + 1
 
 
+_CHAR = re.compile(r"'(?:\\.|[^\\'])'")
+
+
+def char_end(line: str, i: int) -> int:
+    """The index after a char literal at ``i`` (``'('``, ``'\\n'``), else ``i``."""
+    m = _CHAR.match(line, i)
+    return m.end() if m else i
+
+
+def bracket_depth(line: str, quotes: str) -> int:
+    """How many more brackets ``line`` opens than it closes, its strings (opened by one of
+    ``quotes``) and char literals aside."""
+    depth = i = 0
+    while i < len(line):
+        if line[i] in quotes:
+            i = string_end(line, i)
+            continue
+        if line[i] == "'" and (end := char_end(line, i)) > i:
+            i = end
+            continue
+        depth += (line[i] in "([{") - (line[i] in ")]}")
+        i += 1
+    return depth
+
+
+def statement(lines: list[str], index: int, most: int, quotes: str) -> tuple[int, str]:
+    """The line at ``index`` (its end of line left out), joined with those after it while its
+    brackets stay open (an assertion laid over several lines), at most ``most`` of them: how
+    many it took, and the text."""
+    taken, text = 1, lines[index].rstrip("\r\n")
+    depth = bracket_depth(text, quotes)
+    for more in lines[index + 1 : index + most]:
+        if depth <= 0:
+            break
+        taken, text = taken + 1, f"{text} {more.strip()}"
+        depth += bracket_depth(more, quotes)
+    return taken, text
+
+
 _LITERAL = re.compile(r"\"(?:\\.|[^\"\\])*\"|'(?:\\.|[^'\\])*'|`[^`]*`")
 
 
