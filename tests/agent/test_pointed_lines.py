@@ -92,8 +92,7 @@ def test_a_read_only_test_line_the_report_names_without_its_code_is_quoted() -> 
         "    at testMakePalindrome (main.test.js:8:11)\n"
     )
     assert where_in_tests(report, {"main.test.js": NODE_TEST}) == "\n".join([
-        TEST_HEADING,
-        "- main.test.js:3: `assert.ok(cond, msg.length ? msg.join(' ') : 'console.assert failed');`",
+        TEST_HEADING,  # the shim's `assert.ok(cond, …)` at line 3 gives way
         "- main.test.js:8: `console.assert(makePalindrome('xyz') === 'xyzyx')`",
     ])  # fmt: skip
 
@@ -163,6 +162,21 @@ def test_the_calls_a_stack_passes_through_give_way_to_the_checks() -> None:
     assert pointed_lines(only_call, {"main.test.js": tests}, unquoted=True) == [
         "main.test.js:6: `testMatchParens()`"
     ]
+
+
+def test_an_assertion_of_one_bare_name_in_a_helper_gives_way_to_the_line_that_called_it() -> None:
+    """The HumanEvalFix JavaScript shim's `assert.ok(cond, …)` took one of the four lines."""
+    tests = (
+        "const assert = require('node:assert');\nconsole.assert = (cond, ...msg) =>\n"
+        "  assert.ok(cond, msg.length ? msg.join(' ') : 'failed');\n"
+        "const t = () => {\n  console.assert(f(0) === 'db0db')\n}\nt()\n"
+    )
+    stack = "at console.assert (main.test.js:3:10)\n at t (main.test.js:5:11)"
+    assert pointed_lines(stack, {"main.test.js": tests}, unquoted=True) == [
+        "main.test.js:5: `console.assert(f(0) === 'db0db')`"
+    ]
+    helper = "def check(ok):\n    assert ok\n"
+    assert pointed_lines("t.py:2", {"t.py": helper}, unquoted=True) == ["t.py:2: `assert ok`"]
 
 
 def test_a_line_that_opens_a_block_is_quoted_alone() -> None:

@@ -64,13 +64,15 @@ def test_the_values_a_failed_console_assert_compared_join_the_output(
 
     run = run_tests(repo, sandbox, "node main.test.js", timeout=60)
 
-    assert run.exit_code == 1 and "actual: false" in run.output
+    assert run.exit_code == 1
     lines = run.output.splitlines()
     named = next(i for i, x in enumerate(lines) if x.startswith("AssertionError"))
     assert lines[named + 1] == (
         "main.test.js:7 compared `stringSequence(3) === '0 1 2 3'`: "
         'left `"0 1 2"`, right `"0 1 2 3"`'
     )
+    assert "at testStringSequence (main.test.js:7:" in run.output  # the stack stays
+    assert "actual: false" not in run.output  # node's fields, taken for the values, do not
     assert {rel: (repo / rel).read_text() for rel in files} == files  # the repository untouched
 
 

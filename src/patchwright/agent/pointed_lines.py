@@ -34,7 +34,8 @@ def pointed_lines(
     names, first mention first, at most :data:`MAX_LINES`; blank lines skipped, and with
     ``unquoted`` those whose code the report already shows (pytest prints the failing assert;
     node's ``console.assert failed … at main.test.js:10:11`` does not) and, when others are
-    left, the bare calls a stack passes through (``check(candidate)``, ``testX()``)."""
+    left, the bare calls a stack passes through (``check(candidate)``, ``testX()``) and the
+    assertions of one bare name inside a helper (``assert.ok(cond, …)``)."""
     out: list[tuple[str, str]] = []  # (the line, its code)
     seen: set[tuple[str, int]] = set()
     for match in _REF.finditer(report):
@@ -49,11 +50,16 @@ def pointed_lines(
             out.append((f"{path}:{number}: `{code}`", code))
         if len(out) == 2 * MAX_LINES:
             break
-    checks = [x for x in out if not _is_bare_call(x[1])] if unquoted else out
-    return [line for line, _ in (checks or out)[:MAX_LINES]]
+    checks = [x for x in out if not _is_bare_call(x[1]) and not _BARE_CHECK.match(x[1])]
+    return [line for line, _ in ((checks if unquoted else out) or out)[:MAX_LINES]]
 
 
 _BARE_CALL = re.compile(r"(?:await\s+)?(?P<name>[\w.]+)\([^()]*\);?")
+# an assertion of one bare name, inside a helper: the HumanEvalFix JavaScript shim's
+# `assert.ok(cond, …)`, a Python helper's `assert ok`; the line that called it says what
+_BARE_CHECK = re.compile(
+    r"(?:(?:console\.)?assert(?:\.ok|\.true|True)?\s*\(\s*\w+\s*[,)]|assert\s+\w+\s*(?:,|$))"
+)
 
 
 def _is_bare_call(code: str) -> bool:

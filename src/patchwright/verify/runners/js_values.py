@@ -183,11 +183,29 @@ def _said(where: _Pointed, values: Mapping[str, tuple[str, str]]) -> list[str]:
 
 
 def _after_error(output: str, said: list[str]) -> str:
-    """``output`` with ``said`` after the line that names the AssertionError (the stack and
-    node's ``actual: false`` below it say less), else at its end."""
+    """``output`` with ``said`` after the line that names the AssertionError (the stack below
+    it says less), else at its end; node's dump of the error's fields (``actual: false,
+    expected: true``, which a reader takes for the values) left out."""
     lines = output.split("\n")
     at = next((i for i, x in enumerate(lines) if "AssertionError" in x), len(lines) - 1)
-    return "\n".join([*lines[: at + 1], *said, *lines[at + 1 :]])
+    return "\n".join([*lines[: at + 1], *said, *_without_fields(lines[at + 1 :])])
+
+
+_FIELD = re.compile(r"^\s+\w+: .*,?$")
+FIELDS = 10  # lines at most of the fields node prints after an error's stack
+
+
+def _without_fields(lines: list[str]) -> list[str]:
+    """``lines`` less the first ``{ generatedMessage: false, code: 'ERR_ASSERTION', … }``
+    that ends a stack line."""
+    for i, line in enumerate(lines):
+        if not line.endswith(" {"):
+            continue
+        end = next((j for j in range(i + 1, min(len(lines), i + FIELDS + 2)) if lines[j] == "}"), 0)
+        if end and all(_FIELD.match(x) for x in lines[i + 1 : end]):
+            return [*lines[:i], line.removesuffix(" {"), *lines[end + 1 :]]
+        break
+    return lines
 
 
 def _values(printed: str) -> dict[str, tuple[str, str]]:
