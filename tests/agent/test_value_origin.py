@@ -187,3 +187,17 @@ def test_a_list_of_one_string_is_read_as_that_string() -> None:
     rust = '      left: ["4n of 4 the"]\n     right: ["4n of the"]\n'
     tests = {"src/tests.rs": 'assert!(odd(4) == ["4n of the"]);'}
     assert where_written(rust, {"src/lib.rs": 'format!("{}n of {} the", n, n)'}, tests)
+
+
+def test_a_value_the_code_only_compares_with_is_not_one_it_writes() -> None:
+    """HumanEvalFix JavaScript-118: `word[i] != 'u'` beside `return ' '` is no choice between
+    two values written: the line that writes `' '` is shown."""
+    js = (
+        "const closest = (word) => {\n  for (let i = 1; i < word.length; i++) {\n"
+        "    if (word[i] != 'u' && 'o' !== word[i]) { return word[i] }\n  }\n  return ' '\n}\n"
+    )
+    probe = "main.test.js:9 compared `closest('yogurt') === 'u'`: left `\" \"`, right `\"u\"`\n"
+    assert where_written(probe, {"main.js": js}) == (
+        'The failed check compared `" "` with `"u"`; the code writes `" "` here:\n'
+        "- main.js:5: `return ' '`"
+    )

@@ -92,8 +92,9 @@ def _whole(pair: _Pair, code: Mapping[str, str | None]) -> str:
     found = _written(_content(pair.got), code)
     if not found or len(found) > MOST_LINES:
         return ""
-    if _written(_content(pair.other), code):  # it writes both: the choice is wrong, not the value
-        return ""
+    other_content = _content(pair.other)
+    if any(_as_value(line, other_content) for _, _, line in _written(other_content, code)):
+        return ""  # it writes both (`return "Yes"`, `return "No"`): the choice is wrong
     got, other = _shown(pair.got), _shown(pair.other)
     head = (f"The test got {got} where it expected {other}" if pair.named
             else f"The failed check compared {got} with {other}")  # fmt: skip
@@ -216,6 +217,21 @@ def _code_lines(path: str, text: str | None) -> Iterator[tuple[int, str]]:
         quote = stripped[:1]
         if not (len(stripped) > 1 and stripped[-1] == quote and quote not in stripped[1:-1]):
             yield n, stripped
+
+
+_COMPARED = ("==", "!=", "<", ">")
+
+
+def _as_value(line: str, content: str | None) -> bool:
+    """Whether ``line`` writes a literal holding ``content`` as a value, not only as what
+    something is compared with (JavaScript-118's `word[i] != 'u'` beside `return ' '`)."""
+    for start, end in literal_spans(line):
+        if line[start + 1 : end - 1] != content:
+            continue
+        before, after = line[:start].rstrip(), line[end:].lstrip()
+        if not (before.endswith(_COMPARED) or after.startswith(_COMPARED)):
+            return True
+    return False
 
 
 def _literals(line: str) -> set[str]:
