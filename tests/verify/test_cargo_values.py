@@ -7,6 +7,7 @@ from __future__ import annotations
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -30,19 +31,35 @@ def test_an_equality_assertion_becomes_assert_eq() -> None:
 CARGO = '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n'
 LIB = "fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n\n#[cfg(test)]\nmod tests;\n"
 TESTS = "use super::*;\n\n#[test]\nfn add_works() {\n    assert!(add(2, 3) == 5);\n}\n"
+# HumanEvalFix Rust-28: `assert!(` alone on its line, as rustfmt lays out a long one
+LAID_OVER = "\n#[test]\nfn adds_over_lines() {\n    assert!(\n        add(1, 1)\n            == 2\n    );\n}\n"
+# HumanEvalFix Rust-47: a panic in the code (`unwrap()` on `None`), not in the test
+PANICS = (
+    "\npub fn third(v: Vec<i32>) -> i32 {\n    *v.get(2).unwrap()\n}\n\n"
+    "#[test]\nfn thirds() {\n    assert_eq!(third(vec![1, 2, 3]), 3);\n"
+    "    assert_eq!(third(vec![4, 5]), 5);\n}\n"
+)
 
 
 @pytest.mark.skipif(shutil.which("cargo") is None, reason="cargo is not installed")
 def test_the_values_a_failed_assert_compared_join_its_detail(
-    repo: Path, write: Callable[..., None], baseline: Callable[..., Baseline]
+    repo: Path, write: Callable[..., None], baseline: Callable[..., Baseline], monkeypatch: Any
 ) -> None:
-    files = {"Cargo.toml": CARGO, "src/lib.rs": LIB, "src/tests.rs": TESTS}
+    """Also for an assertion laid over several lines; and a panic in the code says which
+    test lines led there, from the backtrace cargo is asked for (RUST_BACKTRACE unset)."""
+    monkeypatch.delenv("RUST_BACKTRACE", raising=False)
+    files = {"Cargo.toml": CARGO, "src/lib.rs": LIB, "src/tests.rs": TESTS + LAID_OVER + PANICS}
     write(files)
     run = baseline().tests
     assert run is not None
     case = run.cases["src/lib.rs::tests::add_works"]
     assert case.message == "assertion failed: add(2, 3) == 5"
     assert "left: -1\nright: 5" in case.detail
+    over = run.cases["src/lib.rs::tests::adds_over_lines"].detail
+    assert "panicked at src/tests.rs:10" in over and "left: 0\nright: 2" in over
+    panic = run.cases["src/lib.rs::tests::thirds"].detail
+    assert "panicked at src/tests.rs:17" in panic and "called from src/tests.rs:23" in panic
+    assert "src/tests.rs:21" not in panic  # the test's closure (its `fn` line): not a caller
     assert {rel: (repo / rel).read_text() for rel in files} == files  # the repository untouched
 
 
@@ -59,23 +76,3 @@ def test_long_values_that_part_say_where(
     assert run is not None
     detail = run.cases["src/lib.rs::tests::fills"].detail
     assert "they part after `… 7, 8, 9, 10, 11`: right has `, 12` there, left has not" in detail
-
-
-@pytest.mark.skipif(shutil.which("cargo") is None, reason="cargo is not installed")
-def test_an_assertion_rustfmt_laid_over_several_lines_says_what_it_compared_too(
-    repo: Path, write: Callable[..., None], baseline: Callable[..., Baseline]
-) -> None:
-    """HumanEvalFix Rust-28: `assert!(` alone on its line, the comparison on the next two."""
-    lib = ("fn join(parts: Vec<&str>) -> String {\n    parts.join(\" \")\n}\n\n"
-           "#[cfg(test)]\nmod tests;\n")  # fmt: skip
-    tests = ("use super::*;\n\n#[test]\nfn joins() {\n    assert!(\n"
-             '        join(vec!["x", "y"])\n            == "xy".to_string()\n    );\n'
-             "    assert!(join(vec![]) == \"\");\n}\n")  # fmt: skip
-    files = {"Cargo.toml": CARGO, "src/lib.rs": lib, "src/tests.rs": tests}
-    write(files)
-    run = baseline().tests
-    assert run is not None
-    case = run.cases["src/lib.rs::tests::joins"]
-    assert "panicked at src/tests.rs:5" in case.detail
-    assert 'left: "x y"\nright: "xy"' in case.detail
-    assert {rel: (repo / rel).read_text() for rel in files} == files
