@@ -259,8 +259,9 @@ def test_tsc_blocks_a_new_type_error_not_an_old_one(
     js_modules: Callable[[], Path],
 ) -> None:
     js_modules()
-    config = {"compilerOptions": {"strict": True, "noEmit": True, "target": "ES2020"},
-              "include": ["src"]}  # fmt: skip
+    # "types": [] as many projects have it: tsc then loads no @types package (8.7 s to 1.5 s)
+    config = {"compilerOptions": {"strict": True, "noEmit": True, "target": "ES2020",
+                                  "types": []}, "include": ["src"]}  # fmt: skip
     write({
         "package.json": _package({}), "tsconfig.json": json.dumps(config),
         "src/calc.ts": "export function add(a: number, b: number): number {\n  return a + b;\n}\n",

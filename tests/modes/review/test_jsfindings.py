@@ -20,7 +20,10 @@ from patchwright.verify import take_baseline
 FILES = {
     "package.json": '{"name": "calc", "type": "module"}\n',
     "eslint.config.js": "export default [{ rules: { 'prefer-const': 'error' } }];\n",
-    "tsconfig.json": '{"compilerOptions": {"strict": true, "noEmit": true}, "include": ["src"]}\n',
+    # "types": [] as many projects have it: tsc then loads no @types package (8.7 s to 1.5 s)
+    "tsconfig.json": (
+        '{"compilerOptions": {"strict": true, "noEmit": true, "types": []}, "include": ["src"]}\n'
+    ),
     "src/broken.js": "export function add(a, b) {\n  return a +;\n}\n",
     "src/calc.js": "export function twice(n) {\n  let doubled = n * 2;\n  return doubled;\n}\n",
     "src/typed.ts": "export const count: number = 'three';\n",
