@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from patchwright.agent.pointed_lines import (
+    CODE_HEADING,
     HEADING,
     TEST_HEADING,
     brief,
     pointed_lines,
     rejection_report,
     where,
+    where_in_code,
     where_in_tests,
 )
 
@@ -192,3 +194,15 @@ def test_a_brief_keeps_the_pointed_test_lines_whole_and_the_head_first() -> None
     assert brief([*head, *pointed], 8) == [*head[:5], *pointed]
     assert brief(head, 8) == head[:8]
     assert brief([*head[:2], *pointed], 8) == [*head[:2], *pointed]
+
+
+def test_the_first_prompt_quotes_the_code_lines_a_failure_points_at() -> None:
+    """HumanEvalFix Rust-47: the panic at `src/lib.rs:18` is the wrong line itself; Go-158's
+    build error names a line a small model cannot count to."""
+    lib = "fn median(v: Vec<i32>) -> f64 {\n    let n = v.len();\n    *v.get(n - 1 / 2).unwrap() as f64\n}\n"
+    report = "- failed: src/lib.rs::tests::m\n    panicked at src/lib.rs:3\n    called from src/tests.rs:6"
+    assert where_in_code(report, {"src/lib.rs": lib}) == "\n".join([
+        CODE_HEADING,
+        "- src/lib.rs:3: `*v.get(n - 1 / 2).unwrap() as f64`",
+    ])  # fmt: skip
+    assert where_in_code("- failed: t.py::test_m\n    assert 1 == 2", {"m.py": "x = 1\n"}) == ""

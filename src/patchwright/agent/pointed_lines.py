@@ -25,6 +25,7 @@ MAX_LINES = 4
 HEADING = "Where those errors point in the change:"
 
 TEST_HEADING = "Where the test run points in the tests:"
+CODE_HEADING = "Where the test run points in the code:"
 
 
 def pointed_lines(
@@ -111,6 +112,13 @@ def where_in_tests(report: str, tests: Mapping[str, str | None]) -> str:
     to line 10 of a test file: HumanEvalFix JavaScript's ``console.assert failed`` names only
     ``main.test.js:10:11``, which is ``console.assert(makePalindrome('xyz') === 'xyzyx')``."""
     return _listed(TEST_HEADING, pointed_lines(report, tests, unquoted=True))
+
+
+def where_in_code(report: str, code: Mapping[str, str | None]) -> str:
+    """The lines of the editable ``code`` that ``report`` points at and does not show already,
+    under their heading: a build error's ``main.go:29: missing return`` (HumanEvalFix Go-158),
+    a panic's ``src/lib.rs:18`` (Rust-47), before any change was made."""
+    return _listed(CODE_HEADING, pointed_lines(report, code, unquoted=True))
 
 
 def brief(lines: Sequence[str], limit: int) -> list[str]:

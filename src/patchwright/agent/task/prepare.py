@@ -17,7 +17,7 @@ from patchwright.agent.criterion import (
     link_by_coverage,
 )
 from patchwright.agent.lang_slips import slip_notes
-from patchwright.agent.pointed_lines import where_in_tests
+from patchwright.agent.pointed_lines import where_in_code, where_in_tests
 from patchwright.agent.relations.related_tests import is_test_path
 from patchwright.agent.relevance import mentioned_files
 from patchwright.agent.request import TaskRequest
@@ -85,8 +85,8 @@ def prepare(session: Session, repo: TaskRepo, request: TaskRequest) -> Groundwor
     protected = protected_tests(baseline, criterion, request.task, sorted(texts))
     tests = {p: texts.get(p) for p in protected}
     code = {p: t for p, t in texts.items() if p not in protected and not is_test_path(p)}
-    told = (failures, where_in_tests(failures, tests), where_written(failures, code, tests),
-            *slip_notes(failures, code))  # fmt: skip
+    told = (failures, where_in_tests(failures, tests), where_in_code(failures, code),
+            where_written(failures, code, tests), *slip_notes(failures, code))  # fmt: skip
     failures = "\n".join(x for x in told if x)
     return Groundwork(baseline, texts, criterion, failures, protected, checker)
 
