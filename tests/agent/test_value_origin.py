@@ -201,3 +201,5 @@ def test_a_value_the_code_only_compares_with_is_not_one_it_writes() -> None:
         'The failed check compared `" "` with `"u"`; the code writes `" "` here:\n'
         "- main.js:5: `return ' '`"
     )
+    arrow = "const closest = (word) => ' '\nconst other = (w) => 'u'\n"
+    assert where_written(probe, {"main.js": arrow}) == ""  # writes both, as values

@@ -11,7 +11,9 @@ is written in the code, word for word; saying where takes the reader straight to
 
 Only string values (a number is written in too many places that have nothing to do with it),
 only where the code writes the value on a few lines (:data:`MOST_LINES`) and not the expected
-one, and never in a comment, a docstring, or a doctest.
+one, and never in a comment, a docstring, or a doctest. Failing that, in a small change or
+repository, the line that builds a string of the form got (``fmt.Sprintf("db%bd", n)``,
+``"db" + x + "d"``: :mod:`patchwright.agent.value_form`), or that writes a piece of it.
 """
 
 from __future__ import annotations
@@ -220,6 +222,7 @@ def _code_lines(path: str, text: str | None) -> Iterator[tuple[int, str]]:
 
 
 _COMPARED = ("==", "!=", "<", ">")
+_ARROWS = ("=>", "->")  # what comes after these is a value: `(c) => 'u'`
 
 
 def _as_value(line: str, content: str | None) -> bool:
@@ -229,7 +232,8 @@ def _as_value(line: str, content: str | None) -> bool:
         if line[start + 1 : end - 1] != content:
             continue
         before, after = line[:start].rstrip(), line[end:].lstrip()
-        if not (before.endswith(_COMPARED) or after.startswith(_COMPARED)):
+        compared = before.endswith(_COMPARED) and not before.endswith(_ARROWS)
+        if not (compared or after.startswith(_COMPARED)):
             return True
     return False
 
