@@ -68,6 +68,13 @@ def test_gos_unused_variable_is_told_the_rule_and_the_ways_out() -> None:
         ]
 
 
+def test_gos_missing_return_is_told_where_it_comes_from() -> None:
+    """HumanEvalFix Go-158: a sort function whose `if` returns and nothing after it does."""
+    (note,) = slip_notes("    build failed: main.go:29: missing return", {})
+    assert note.startswith("Go says `missing return` where a function that returns a value")
+    assert slip_notes("assert: missing return value in the docs", {}) == []
+
+
 def test_a_function_retry_shows_no_empty_test_when_the_failure_is_a_build() -> None:
     built = Suspect("Pick", "func Pick() {}", test_id=".::[build]", says="build failed")
     args = {"path": "main.go", "lang": "go", "task": "", "runner": "the test run", "doc": "comment"}

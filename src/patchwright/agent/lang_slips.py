@@ -42,12 +42,14 @@ _UNUSED = re.compile(r"\b(\w+) declared (?:but|and) not used\b|\bdeclared and no
 # failed assertion prints: the code is then not scanned at all)
 _SYNTAX = re.compile(r"syntax|unexpected|error: expected|invalid", re.IGNORECASE)
 MOST = 2  # notes of each kind
+_MISSING_RETURN = re.compile(r"\.go:\d+(?::\d+)?: missing return\b")
 
 
 def slip_notes(report: str, texts: Mapping[str, str | None]) -> list[str]:
     """A note for each line of ``texts`` (path → the code as the change left it) that uses a
     conditional operator its language lacks, when ``report`` says the code did not parse or
-    build; and one for each Go variable ``report`` says is declared and not used."""
+    build; one for each Go variable ``report`` says is declared and not used, and one for
+    Go's ``missing return``."""
     notes = _ternaries(texts) if _SYNTAX.search(report) else []
     names = dict.fromkeys(a or b for a, b in _UNUSED.findall(report))
     notes += [
@@ -55,6 +57,12 @@ def slip_notes(report: str, texts: Mapping[str, str | None]) -> list[str]:
         "where the code needs it, or delete it."
         for name in list(names)[:MOST]
     ]
+    if _MISSING_RETURN.search(report):  # HumanEvalFix Go-158's sort function
+        notes.append(
+            "Go says `missing return` where a function that returns a value can reach its "
+            "closing `}` without a `return` (an `if` that returns, with no `return` after it): "
+            "add the `return` that path needs."
+        )
     return notes
 
 
