@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from patchwright.agent.lang_slips import slip_notes
 from patchwright.agent.lost_names import lost_definitions, lost_test_modules
 from patchwright.agent.value_origin import where_written
-from patchwright.verify.runners.value_diff import blank_strings
+from patchwright.verify.runners.value_diff import blank_strings, bracket_depth
 
 _REF = re.compile(
     r"(?P<path>[\w./-]+\.\w+):(?P<line>\d+)"  # go, rustc, ruff, mypy, tsc, node: path:line
@@ -51,8 +51,8 @@ def pointed_lines(
             out.append((f"{path}:{number}: `{code}`", code))
         if len(out) == 2 * MAX_LINES:
             break
-    checks = [x for x in out if not _is_bare_call(x[1]) and not _BARE_CHECK.match(x[1])]
-    return [line for line, _ in ((checks if unquoted else out) or out)[:MAX_LINES]]
+    checks = [x for x in out if not _gives_way(x[1])] if unquoted else out
+    return [line for line, _ in (checks or out)[:MAX_LINES]]
 
 
 _BARE_CALL = re.compile(r"(?:await\s+)?(?P<name>[\w.]+)\([^()]*\);?")
@@ -63,14 +63,15 @@ _BARE_CHECK = re.compile(
 )
 
 
-def _is_bare_call(code: str) -> bool:
-    """``code`` only calls a function, with simple arguments, and no assertion: the HumanEval
-    harness's ``check(get_closest_vowel)``, a JavaScript test's ``testMatchParens()``."""
+def _gives_way(code: str) -> bool:
+    """``code`` only calls a function, with simple arguments, and no assertion (the HumanEval
+    harness's ``check(get_closest_vowel)``, a JavaScript test's ``testMatchParens()``), or
+    asserts one bare name inside a helper."""
     call = _BARE_CALL.fullmatch(code)
-    return call is not None and not re.search(r"assert|expect", call["name"], re.I)
+    bare_call = call is not None and not re.search(r"assert|expect", call["name"], re.I)
+    return bare_call or _BARE_CHECK.match(code) is not None
 
 
-_OPEN, _CLOSE = "([{", ")]}"
 STATEMENT_LINES = 6  # at most, of a statement that goes on past its line
 STATEMENT_CHARS = 300
 
@@ -89,8 +90,7 @@ def _statement(lines: list[str], index: int) -> str:
     depth = 0
     for line in lines[index : index + STATEMENT_LINES]:
         parts.append(line.strip())
-        bare = blank_strings(line)  # HumanEvalFix Go-132's `IsNested("[[]][[")`
-        depth += sum(bare.count(c) for c in _OPEN) - sum(bare.count(c) for c in _CLOSE)
+        depth += bracket_depth(line, "\"'`")  # strings aside: Go-132's `IsNested("[[]][[")`
         if depth <= 0:
             break
     code = " ".join(x for x in parts if x)
