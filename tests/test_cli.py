@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import typer
 from typer.testing import CliRunner
 
 from patchwright.cli import app
@@ -30,6 +34,30 @@ def test_help_runs_as_a_module() -> None:
     )
     assert proc.returncode == 0
     assert "patchwright" in proc.stdout
+
+
+def _words(text: str) -> str:
+    """Text as a reader sees it: box lines and wrapping gone, code spans unquoted."""
+    return " ".join(re.sub(r"[│╭╮╰╯─]", " ", text).replace("`", "").split())
+
+
+def _commands(command: Any, path: list[str]) -> Iterator[tuple[list[str], Any]]:
+    yield path, command
+    for name, sub in getattr(command, "commands", {}).items():
+        yield from _commands(sub, [*path, name])
+
+
+def test_every_help_page_shows_its_text_as_written() -> None:
+    """`[agent] strategy` names a config section and `<task>` a placeholder: neither is markup."""
+    for path, command in _commands(typer.main.get_command(app), []):
+        page = CliRunner().invoke(app, [*path, "--help"], env={"COLUMNS": "400"})
+        assert page.exit_code == 0, path
+        shown = _words(page.output)
+        texts = [param.help for param in command.params if getattr(param, "help", None)]
+        texts += (command.help or "").split("\n\n")
+        texts += [sub.help.split("\n\n")[0] for sub in getattr(command, "commands", {}).values()]
+        for text in texts:
+            assert _words(text) in shown, (path, text)
 
 
 CRASH = (

@@ -17,6 +17,8 @@ app = typer.Typer(
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    # help text is plain: "[agent] strategy" names a config section, not rich markup
+    rich_markup_mode="markdown",
 )
 
 

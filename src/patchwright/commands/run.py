@@ -55,7 +55,7 @@ def register(app: typer.Typer) -> None:
             [], "--include", help="Always show this file to the model."
         ),
         branch: bool = typer.Option(
-            False, "--branch", help="Work on a new patchwright/<task> branch."
+            False, "--branch", help="Work on a new `patchwright/<task>` branch."
         ),
         no_git: bool = typer.Option(
             False, "--no-git", help="Plain directory: no git, journal only."
