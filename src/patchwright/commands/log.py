@@ -29,8 +29,14 @@ def register(app: typer.Typer) -> None:
         recovered = recover_first(repo)
         run_dir = find_run(repo.resolve(), run_id)
         if run_dir is None:
-            what = f"run {run_id!r}" if run_id else "any run"
-            typer.echo(f"error: no record of {what} under {repo}/.patchwright/runs", err=True)
+            what, hint = (
+                (f"run {run_id!r}", "ids are the folder names there")
+                if run_id
+                else ("any run", "each `patchwright run` records one")
+            )
+            typer.echo(
+                f"error: no record of {what} under {repo}/.patchwright/runs; {hint}", err=True
+            )
             raise typer.Exit(2)
         summary_path = run_dir / "summary.json"
         summary = json.loads(summary_path.read_text()) if summary_path.is_file() else {}
