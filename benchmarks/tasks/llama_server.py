@@ -221,6 +221,7 @@ class LlamaServer:
         python = server_python(self.cache)
         if self.usage.path.exists():
             self.usage.pos = self.usage.path.stat().st_size
+        self.usage.open_calls.clear()  # a killed server's calls never end
         cmd = [
             str(python), "-I", str(HERE / "server_main.py"), str(self.usage.path),
             "--model", str(self.gguf), "--model_alias", MODEL_ALIAS,
@@ -271,6 +272,12 @@ class LlamaServer:
                 return bool(resp.status == 200)
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             return False
+
+    def ready(self) -> bool:
+        """Idle and answering: no completion left open (a killed client's included, after
+        :meth:`UsageLog.wait_idle`) and a one-token completion comes back."""
+        self.usage.read()
+        return not self.usage.open_calls and self.answers()
 
     def restart(self) -> None:
         """A new server process on a new port (the old one killed)."""
