@@ -121,6 +121,27 @@ def test_a_failing_cargo_test_says_its_assertion_and_where_it_panicked(tmp_path:
     assert str(root) not in failed.detail and "RUST_BACKTRACE" not in failed.detail
 
 
+def test_what_a_failing_rust_test_printed_follows_its_panic_not_before_it(
+    tmp_path: Path,
+) -> None:
+    root = crate(tmp_path)
+    out = "\n".join([
+        "     Running unittests src/lib.rs (target/debug/deps/calc-1a2b)",
+        "running 1 test", "test tests::adds ... FAILED", "failures:",
+        "---- tests::adds stdout ----", *(f"step {i}" for i in range(20)), "",
+        "thread 'tests::adds' (18295) panicked at src/lib.rs:11:9:",
+        "assertion `left == right` failed", "  left: 0", " right: 4",
+        "test result: FAILED. 0 passed; 1 failed",
+    ])  # fmt: skip
+    case = cargo_read(root, out).cases["src/lib.rs::tests::adds"]
+    assert case.message == "assertion `left == right` failed"
+    assert [x.strip() for x in case.detail.splitlines()] == [
+        "panicked at src/lib.rs:11", "assertion `left == right` failed", "left: 0", "right: 4",
+        "the test printed before it failed (the last 3 of 20 lines):",
+        "step 17", "step 18", "step 19",
+    ]  # fmt: skip
+
+
 def test_an_older_rusts_one_line_panic_gives_the_message_and_place(tmp_path: Path) -> None:
     root = crate(tmp_path)
     out = "\n".join([
@@ -301,6 +322,24 @@ def test_a_testify_failure_reads_as_the_comparison_it_made(tmp_path: Path) -> No
     case = run.cases["calc/calc_test.go::TestEqual"]
     assert case.message == "Not equal: expected: 5 actual : -1"
     assert "calc/calc_test.go:10" in case.detail  # go's package-relative file, made the repo's
+
+
+def test_what_a_failing_go_test_printed_follows_its_error_and_is_not_its_message(
+    tmp_path: Path,
+) -> None:
+    root = module(tmp_path)
+    pkg = f"{MOD}/calc"
+    said = ["=== RUN   TestEqual\n", *(f"step {i}\n" for i in range(5)),
+            "    calc_test.go:9: Add(2, 2) = 0, want 4\n", "--- FAIL: TestEqual (0.00s)\n"]  # fmt: skip
+    rows = [{"Action": "output", "Package": pkg, "Test": "TestEqual", "Output": x} for x in said]
+    run = go_read(root, events(*rows, {"Action": "fail", "Package": pkg, "Test": "TestEqual"}))
+    case = run.cases["calc/calc_test.go::TestEqual"]
+    assert case.message == "Add(2, 2) = 0, want 4"
+    assert case.detail.splitlines() == [
+        "calc/calc_test.go:9: Add(2, 2) = 0, want 4",
+        "the test printed before it failed (the last 3 of 5 lines):",
+        "step 2", "step 3", "step 4",
+    ]  # fmt: skip
 
 
 def test_each_testify_assertion_is_one_line_without_its_diff(tmp_path: Path) -> None:

@@ -24,7 +24,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from patchwright.sandbox import ExecResult
-from patchwright.verify.runners.common import add_case, clip, relative, simple_words
+from patchwright.verify.runners.common import (
+    add_case,
+    clip,
+    printed_apart,
+    printed_note,
+    relative,
+    simple_words,
+)
 from patchwright.verify.runners.plan import Plan
 from patchwright.verify.runners.rust_abort import AbortReader
 from patchwright.verify.runners.value_diff import sides_line
@@ -219,6 +226,7 @@ def _failure(lines: list[str], root: Path) -> tuple[str, str]:
     """(message, detail) from a failure section: the panic's message and where it happened,
     with the values an assertion compared; a doc test that does not compile: its error."""
     message, kept = "", list[str]()
+    lines, printed = printed_apart(lines, _panics)
     for i, line in enumerate(lines):
         if line.startswith(("note: run with", "stack backtrace:")):
             kept += _callers(lines[i + 1 :], root, kept)
@@ -242,7 +250,11 @@ def _failure(lines: list[str], root: Path) -> tuple[str, str]:
     if part := sides_line("\n".join(kept)):  # after `right:`, where clip keeps it
         at = next(i for i, x in enumerate(kept) if x.strip().startswith("right:"))
         kept.insert(at + 1, part)
-    return message[:300], clip(kept, 14, 1800)
+    return message[:300], clip([*kept, *printed_note(printed)], 14, 1800)
+
+
+def _panics(line: str) -> bool:
+    return bool(_PANIC_NEW.match(line.strip()) or _PANIC_OLD.match(line.strip()))
 
 
 _FRAME_FN = re.compile(r"^\s*\d+: (.+)$")

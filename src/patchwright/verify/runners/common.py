@@ -7,7 +7,7 @@ import dataclasses
 import os
 import re
 import shlex
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 from patchwright.verify.testmodel import TestCase, TestRun
@@ -79,3 +79,24 @@ def clip(lines: Iterable[str], count: int = 12, chars: int = 1500) -> str:
     """The first ``count`` non-empty lines, at most ``chars`` characters."""
     kept = [line.rstrip() for line in lines if line.strip()][:count]
     return "\n".join(kept)[:chars]
+
+
+PRINTED_SHOWN = 3
+
+
+def printed_apart(lines: list[str], begins: Callable[[str], bool]) -> tuple[list[str], list[str]]:
+    """(report, printed): a failing test's section split where its failure report
+    ``begins`` (a panic, a ``file.go:N:`` line). What the test printed before that comes
+    first in the raw output — twenty ``println!`` lines pushed the panic of HumanEvalFix
+    Rust-50 out of the detail's first lines; the report leads, the prints follow it."""
+    start = next((i for i, line in enumerate(lines) if begins(line)), 0)
+    return lines[start:], [x for x in lines[:start] if x.strip()]
+
+
+def printed_note(printed: list[str]) -> list[str]:
+    """The last lines the test printed before it failed, under a line that says so."""
+    if not printed:
+        return []
+    shown = printed[-PRINTED_SHOWN:]
+    some = f"the last {len(shown)} of {len(printed)} lines" if len(printed) > len(shown) else ""
+    return [f"the test printed before it failed{f' ({some})' if some else ''}:", *shown]

@@ -18,7 +18,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from patchwright.sandbox import ExecResult
-from patchwright.verify.runners.common import add_case, clip, relative, simple_words
+from patchwright.verify.runners.common import (
+    add_case,
+    clip,
+    printed_apart,
+    printed_note,
+    relative,
+    simple_words,
+)
 from patchwright.verify.runners.plan import Plan
 from patchwright.verify.runners.value_diff import with_parting
 from patchwright.verify.testmodel import TestCase, TestOutcome, TestRun
@@ -163,9 +170,9 @@ def _failure(lines: list[str], root: Path, folder: str) -> tuple[str, str]:
     file references made relative to the repository."""
     kept: list[str] = []
     in_diff = False
-    for raw in "".join(lines).splitlines():
-        if _NOISE.match(raw) or not raw.strip():
-            continue
+    said = [x for x in "".join(lines).splitlines() if x.strip() and not _NOISE.match(x)]
+    said, printed = printed_apart(said, _reports)
+    for raw in said:
         words = raw.strip()
         in_diff = (in_diff or words == "Diff:") and not words.startswith(("Test:", "Messages:"))
         if in_diff:  # testify's diff repeats what its expected:/actual lines said
@@ -179,7 +186,14 @@ def _failure(lines: list[str], root: Path, folder: str) -> tuple[str, str]:
     message = texts[0] if texts else ""
     if message.endswith(":"):  # testify: "Not equal:" then "expected: 5", "actual : -1"
         message = " ".join([message, *(t for t in texts[1:3] if not t.startswith("Test:"))])
-    return message[:300], clip([with_parting(x) for x in _folded(kept)], 14, 1800)
+    shown = [with_parting(x) for x in _folded(kept)]
+    return message[:300], clip([*shown, *printed_note(printed)], 14, 1800)
+
+
+def _reports(line: str) -> bool:
+    """Where a test's failure report begins: a ``t.Error``/``t.Log`` line (indented, at a
+    ``file.go:N:``) or a panic; what comes before is what the test printed."""
+    return bool(line[:1].isspace() and _LOCATION.match(line)) or line.startswith("panic: ")
 
 
 def _folded(kept: list[str]) -> list[str]:
