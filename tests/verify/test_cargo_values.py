@@ -30,7 +30,11 @@ def test_an_equality_assertion_becomes_assert_eq() -> None:
 
 CARGO = '[package]\nname = "calc"\nversion = "0.1.0"\nedition = "2021"\n'
 LIB = "fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n\n#[cfg(test)]\nmod tests;\n"
-TESTS = "use super::*;\n\n#[test]\nfn add_works() {\n    assert!(add(2, 3) == 5);\n}\n"
+# it prints first (HumanEvalFix Rust-50): the values come before what it printed
+TESTS = (
+    "use super::*;\n\n#[test]\n"
+    'fn add_works() { for i in 0..5 { println!("step {i}"); }\n    assert!(add(2, 3) == 5);\n}\n'
+)
 # HumanEvalFix Rust-28: `assert!(` alone on its line, as rustfmt lays out a long one
 LAID_OVER = "\n#[test]\nfn adds_over_lines() {\n    assert!(\n        add(1, 1)\n            == 2\n    );\n}\n"
 # HumanEvalFix Rust-47: a panic in the code (`unwrap()` on `None`), not in the test
@@ -54,7 +58,10 @@ def test_the_values_a_failed_assert_compared_join_its_detail(
     assert run is not None
     case = run.cases["src/lib.rs::tests::add_works"]
     assert case.message == "assertion failed: add(2, 3) == 5"
-    assert "left: -1\nright: 5" in case.detail
+    assert case.detail.splitlines()[-6:] == [
+        "left: -1", "right: 5", "the test printed before it failed (the last 3 of 5 lines):",
+        "step 2", "step 3", "step 4",
+    ]  # fmt: skip
     over = run.cases["src/lib.rs::tests::adds_over_lines"].detail
     assert "panicked at src/tests.rs:10" in over and "left: 0\nright: 2" in over
     panic = run.cases["src/lib.rs::tests::thirds"].detail

@@ -23,6 +23,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from patchwright.sandbox import Sandbox
+from patchwright.verify.runners.common import joined_detail
 from patchwright.verify.runners.value_diff import (
     char_end,
     sides,
@@ -124,5 +125,5 @@ def add_values(run: TestRun, root: Path, sandbox: Sandbox, cmd: str, timeout: fl
             seen = f"left: {found['left'][:400]}\nright: {found['right'][:400]}"
             if part := sides_line(printed):
                 seen += f"\n{part}"
-            run.cases[case.id] = replace(case, detail=f"{case.detail}\n{seen}")
+            run.cases[case.id] = replace(case, detail=joined_detail(case.detail, seen))
     shutil.rmtree(copy, ignore_errors=True)

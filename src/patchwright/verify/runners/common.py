@@ -82,6 +82,7 @@ def clip(lines: Iterable[str], count: int = 12, chars: int = 1500) -> str:
 
 
 PRINTED_SHOWN = 3
+PRINTED_HEAD = "the test printed before it failed"
 
 
 def printed_apart(lines: list[str], begins: Callable[[str], bool]) -> tuple[list[str], list[str]]:
@@ -99,4 +100,10 @@ def printed_note(printed: list[str]) -> list[str]:
         return []
     shown = printed[-PRINTED_SHOWN:]
     some = f"the last {len(shown)} of {len(printed)} lines" if len(printed) > len(shown) else ""
-    return [f"the test printed before it failed{f' ({some})' if some else ''}:", *shown]
+    return [f"{PRINTED_HEAD}{f' ({some})' if some else ''}:", *shown]
+
+
+def joined_detail(detail: str, more: str) -> str:
+    """``more`` (values a rerun found) added to a failure's detail, ahead of the prints."""
+    at = detail.find(f"\n{PRINTED_HEAD}")
+    return f"{detail}\n{more}" if at < 0 else f"{detail[:at]}\n{more}{detail[at:]}"
