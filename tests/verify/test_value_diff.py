@@ -31,11 +31,12 @@ def test_a_missing_piece_and_a_changed_one_are_named_too() -> None:
 
 def test_a_number_is_never_cut_where_they_part() -> None:
     """HumanEvalFix Go-145: `-1, -11` against `-11, -12` part before `-1`, not inside it."""
+    same = "expected and actual hold the same items in another order; "
     assert where_they_part("[]int{-1, -11, 1, -12, 11}", "[]int{-11, -12, -1, 1, 11}") == (
-        "they part after `[]int{`: expected `-1, -11, 1, -12`, actual `-11, -12, -1, 1`"
+        f"{same}they part after `[]int{{`: expected `-1, -11, 1, -12`, actual `-11, -12, -1, 1`"
     )
     assert where_they_part("[]int{-3, -32, -98, -11, 1}", "[]int{-98, -32, -3, -11, 1}") == (
-        "they part after `[]int{`: expected `-3, -32, -98`, actual `-98, -32, -3`"
+        f"{same}they part after `[]int{{`: expected `-3, -32, -98`, actual `-98, -32, -3`"
     )
     assert where_they_part("[0, 6, 53, 423, 1234, 145]", "[0, 6, 53, 423, 1234, 14]") == (
         "they part after `… 53, 423, 1234, `: expected `145`, actual `14`"
@@ -124,3 +125,21 @@ def test_a_short_value_with_a_piece_added_is_named_too() -> None:
     assert where_they_part("[2]int{0, 1}", "[2]int{0, 0}") is None  # changed, not added
     assert where_they_part("12", "123") is None  # a number is read whole
     assert where_they_part("[]int{10}", "[]int{}") is None  # all of it read at a glance
+
+
+def test_the_same_items_in_another_order_say_so_and_which_side_is_sorted() -> None:
+    assert where_they_part("[5, 1, 653]", "[1, 5, 653]", ("left", "right")) == (
+        "left and right hold the same items in another order: right has them in ascending order"
+    )
+    assert where_they_part("[]int{3, 2, 1}", "[]int{1, 3, 2}") == (
+        "expected and actual hold the same items in another order: expected has them in "
+        "descending order"
+    )
+    assert where_they_part('vec!["b", "a, c"]', 'vec!["a, c", "b"]') == (
+        "expected and actual hold the same items in another order"
+    )
+    assert where_they_part("[1, 2, 2]", "[2, 1, 1]") is None  # not the same items
+    assert where_they_part("[1, 2]", "(2, 1)") is None  # not the same kind of list
+    assert sides_line("  left: [5, 1, 653]\n right: [1, 5, 653]") == (
+        "left and right hold the same items in another order: right has them in ascending order"
+    )

@@ -31,11 +31,19 @@ def where_they_part(
     expected: str, actual: str, names: tuple[str, str] = ("expected", "actual")
 ) -> str | None:
     """The line saying where ``expected`` and ``actual`` part (called ``names``), or None
-    when both are short, equal, or share nothing at their start to point from."""
+    when both are short, equal, or share nothing at their start to point from; two lists of
+    the same items in another order say that first."""
     if expected == actual:
         return None
     if nil := _nil_or_empty(expected, actual, names):
         return nil
+    moved = _reordered(expected, actual, names)
+    part = _parting(expected, actual, names)
+    return f"{moved}; {part}" if moved and part else moved or part
+
+
+def _parting(expected: str, actual: str, names: tuple[str, str]) -> str | None:
+    """Where the two part, or None (see :func:`where_they_part`)."""
     blank = "".join(expected.split()) == "".join(actual.split())  # `""` and `" "` look alike
     if expected.lower() == actual.lower():  # `"Yes"` and `"yes"` too
         return f"they differ only in letter case: {names[0]} `{expected}`, {names[1]} `{actual}`"
@@ -83,6 +91,58 @@ def _nil_or_empty(expected: str, actual: str, names: tuple[str, str]) -> str | N
             f"return nil (or a `var x {nil[1]}` never assigned) where nothing is found"
         )
     return None
+
+
+_CLOSES = {"[": "]", "{": "}", "(": ")"}
+
+
+def _reordered(expected: str, actual: str, names: tuple[str, str]) -> str | None:
+    """Two lists of the same items in another order (HumanEvalFix Rust-58's ``left: [5, 1,
+    653]``, ``right: [1, 5, 653]``, a set collected into a vector): said so, and which of
+    them runs in ascending or descending order."""
+    one, other = _items(expected), _items(actual)
+    if one is None or other is None or one[0] != other[0] or len(one[1]) < 2:
+        return None
+    if sorted(one[1]) != sorted(other[1]):
+        return None
+    said = f"{names[0]} and {names[1]} hold the same items in another order"
+    for name, items in zip(names, (one[1], other[1]), strict=True):
+        if order := _order(items):
+            return f"{said}: {name} has them in {order} order"
+    return said
+
+
+def _items(text: str) -> tuple[str, list[str]] | None:
+    """(what comes before the bracket, the items) of a bracketed list such as ``[1, 2]``,
+    ``vec![1, 2]`` or ``[]int{1, 2}``; None for anything else."""
+    opener = next((o for o, c in _CLOSES.items() if text[-1:] == c), "")
+    opens = text.find(opener) if opener else -1
+    if opens < 0:
+        return None
+    items, depth, start, i = list[str](), 0, opens + 1, opens + 1
+    while i < len(text) - 1:
+        c = text[i]
+        if c in "\"'`":
+            i = string_end(text, i)
+            continue
+        depth += (c in "[{(") - (c in "]})")
+        if c == "," and depth == 0:
+            items.append(text[start:i].strip())
+            start = i + 1
+        i += 1
+    items.append(text[start : len(text) - 1].strip())
+    items = [x for x in items if x]
+    return (text[: opens + 1], items) if depth == 0 else None
+
+
+def _order(items: list[str]) -> str:
+    """``ascending`` or ``descending`` when ``items`` are numbers in that order, else empty."""
+    if not all(_number(x) for x in items):
+        return ""
+    values = [float(x) for x in items]
+    if values == sorted(values):
+        return "ascending"
+    return "descending" if values == sorted(values, reverse=True) else ""
 
 
 def _shared(a: str, b: str) -> int:
