@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -69,20 +70,35 @@ def make_sandbox(repo: Path) -> Iterator[MakeSandbox]:
 
 
 @pytest.fixture
-def survivors() -> Callable[[str], list[int]]:
-    """Pids whose command line contains a marker (processes that escaped the kill)."""
+def survivors() -> Callable[[str], list[str]]:
+    """Processes whose command line contains a marker (ones that escaped the kill), each
+    described (pid, state, parent, pid namespace, command line) so a failure says what
+    survived. A process the kernel is still tearing down (a pid namespace's members die
+    with its init, but not in the same instant) is given up to 3 s to go; one that
+    escaped lives on, since every attack's process sleeps for minutes."""
     return _survivors
 
 
-def _survivors(marker: str) -> list[int]:
+def _survivors(marker: str, settle: float = 3.0) -> list[str]:
+    end = time.monotonic() + settle
+    found = _marked(marker)
+    while found and time.monotonic() < end:
+        time.sleep(0.05)
+        found = _marked(marker)
+    return found
+
+
+def _marked(marker: str) -> list[str]:
     found = []
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit() and int(entry.name) != os.getpid():
             try:
                 cmdline = (entry / "cmdline").read_bytes()
-                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                ns = os.readlink(entry / "ns" / "pid")
             except OSError:
                 continue
-            if marker.encode() in cmdline and state != "Z":
-                found.append(int(entry.name))
+            if marker.encode() in cmdline and fields[0] != "Z":
+                command = cmdline.replace(b"\0", b" ").decode(errors="replace").strip()
+                found.append(f"pid {entry.name} state {fields[0]} ppid {fields[1]} {ns}: {command}")
     return found

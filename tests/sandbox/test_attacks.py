@@ -22,7 +22,7 @@ from patchwright.sandbox.cgroup import pids_parent
 
 MODES = ["bwrap", "unshare", "none"]
 MakeSandbox = Callable[..., Sandbox]
-Survivors = Callable[[str], list[int]]
+Survivors = Callable[[str], list[str]]
 
 
 def py(code: str) -> list[str]:
