@@ -70,12 +70,13 @@ def make_sandbox(repo: Path) -> Iterator[MakeSandbox]:
 
 
 @pytest.fixture
-def survivors() -> Callable[[str], list[str]]:
+def survivors() -> Callable[..., list[str]]:
     """Processes whose command line contains a marker (ones that escaped the kill), each
     described (pid, state, parent, pid namespace, command line) so a failure says what
     survived. A process the kernel is still tearing down (a pid namespace's members die
     with its init, but not in the same instant) is given up to 3 s to go; one that
-    escaped lives on, since every attack's process sleeps for minutes."""
+    escaped lives on, since every attack's process sleeps for minutes. A test that must find
+    none even a moment later passes ``settle=0``."""
     return _survivors
 
 

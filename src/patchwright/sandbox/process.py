@@ -21,12 +21,14 @@ from patchwright.sandbox.capture import HeadTail
 from patchwright.sandbox.disk.budget import DiskBudget, Settled
 from patchwright.sandbox.disk.watch import Written
 from patchwright.sandbox.envbuild import SANDBOX_TOKEN_VAR
+from patchwright.sandbox.nproc import NprocCap
 from patchwright.sandbox.procs import RunTracker
 from patchwright.sandbox.result import Limits
 
 _POLL = 0.05
 _WATCHDOG_EVERY = 0.02
 _DRAIN_AFTER_EXIT = 2.0
+_INFO_WAIT = 5.0
 _LIMIT_SIGNALS = {signal.SIGXCPU: "cpu-limit", signal.SIGXFSZ: "file-size-limit"}
 # Without a cgroup, a user who is not root gets the process cap as RLIMIT_NPROC: a fork past it
 # fails with EAGAIN and the command dies of that, often before the watchdog counts anything
@@ -52,18 +54,7 @@ class RawRun:
     refused: int = 0  # the bytes of the ``fallocate`` the disk budget refused
 
 
-def _user_task_count(uid: int) -> int:
-    """Tasks (threads) owned by ``uid`` now: ``RLIMIT_NPROC`` counts these system-wide."""
-    count = 0
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            with contextlib.suppress(OSError):
-                if entry.stat().st_uid == uid:
-                    count += sum(1 for _ in (entry / "task").iterdir())
-    return count
-
-
-def _rlimits(limits: Limits, use_nproc: bool) -> list[tuple[int, int, int]]:
+def _rlimits(limits: Limits, nproc: NprocCap | None) -> list[tuple[int, int, int]]:
     pairs: list[tuple[int, int, int]] = []
     if limits.cpu_seconds is not None:  # soft → SIGXCPU, hard one second later → SIGKILL
         pairs.append((resource.RLIMIT_CPU, limits.cpu_seconds, limits.cpu_seconds + 1))
@@ -74,9 +65,8 @@ def _rlimits(limits: Limits, use_nproc: bool) -> list[tuple[int, int, int]]:
     ):
         if value is not None:
             pairs.append((res, value, value))
-    if use_nproc and limits.processes is not None:
-        allowed = _user_task_count(os.geteuid()) + limits.processes
-        pairs.append((resource.RLIMIT_NPROC, allowed, allowed))
+    if nproc is not None:
+        pairs.append(nproc.rlimit())
     return pairs
 
 
@@ -112,8 +102,10 @@ def _feed(stream: object, data: bytes) -> None:
 class _Run:
     """State of one supervised run (kept small: the loop lives in ``_supervise``)."""
 
-    def __init__(self, proc: subprocess.Popen[bytes], token: str, group: Path | None) -> None:
-        self.proc, self.group = proc, group
+    def __init__(
+        self, proc: subprocess.Popen[bytes], token: str, group: Path | None, nproc: NprocCap | None
+    ) -> None:
+        self.proc, self.group, self.nproc = proc, group, nproc
         self.tracker = RunTracker(proc.pid, SANDBOX_TOKEN_VAR, token, group)
         self.killed_by: str | None = None
 
@@ -143,6 +135,8 @@ class _Run:
             return cgroups.limit_hit(self.group)
         if cap is None:
             return False
+        if self.nproc is not None and self.nproc.hit():
+            return True  # RLIMIT_NPROC refuses every fork now
         return len(self.tracker.members(deep=False)) > cap
 
 
@@ -165,12 +159,14 @@ def run_process(
     stopped and the files it created there are removed."""
     group = cgroups.create(token, limits.processes) if limits.processes and use_cgroup else None
     use_nproc = group is None and os.geteuid() != 0
+    nproc = NprocCap(limits.processes) if use_nproc and limits.processes is not None else None
     watchdog_cap = limits.processes if group is None else None
     disk = DiskBudget(write_areas, limits.disk_bytes) if limits.disk_bytes else None
     start = time.monotonic()
+    argv, info_fds = _with_info_fd(argv)
     try:
         proc = subprocess.Popen(
-            list(argv),
+            argv,
             cwd=cwd,
             env=env,
             stdin=subprocess.PIPE if stdin is not None else subprocess.DEVNULL,
@@ -178,15 +174,20 @@ def run_process(
             stderr=subprocess.PIPE,
             start_new_session=True,
             close_fds=True,
+            pass_fds=info_fds[1:],
             preexec_fn=_preexec(
-                _rlimits(limits, use_nproc), group, disk.child_setup if disk else _nothing
+                _rlimits(limits, nproc), group, disk.child_setup if disk else _nothing
             ),
         )
     except BaseException:
         if disk is not None:
             disk.abandon()
+        _close(info_fds)
         raise
-    run = _Run(proc, token, group)
+    run = _Run(proc, token, group, nproc)
+    if info_fds:
+        os.close(info_fds[1])
+        run.tracker.adopt(_read_info(info_fds[0]))
     out, err = HeadTail(limits.output_bytes), HeadTail(limits.output_bytes)
     if stdin is not None:
         threading.Thread(target=_feed, args=(proc.stdin, stdin), daemon=True).start()
@@ -218,6 +219,40 @@ def run_process(
         removed=disk_end.removed,
         refused=disk_end.refused,
     )
+
+
+def _with_info_fd(argv: Sequence[str]) -> tuple[list[str], tuple[int, ...]]:
+    """A bubblewrap command line gets ``--info-fd`` (its init's pid and pid namespace are
+    reported there, for ``RunTracker.adopt``); returns it and the pipe (read, write)."""
+    argv = list(argv)
+    if not argv or Path(argv[0]).name != "bwrap":
+        return argv, ()
+    read, write = os.pipe()
+    return [argv[0], "--info-fd", str(write), *argv[1:]], (read, write)
+
+
+def _read_info(fd: int, wait: float = _INFO_WAIT) -> bytes:
+    """What bubblewrap wrote to its info pipe: it closes it within milliseconds of starting,
+    whatever the command does; a bubblewrap that never does is not waited for past ``wait``."""
+    chunks: list[bytes] = []
+    end = time.monotonic() + wait
+    try:
+        with selectors.DefaultSelector() as sel:
+            sel.register(fd, selectors.EVENT_READ)
+            while (left := end - time.monotonic()) > 0 and sel.select(left):
+                data = os.read(fd, 4096)
+                if not data:
+                    break
+                chunks.append(data)
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+def _close(fds: Sequence[int]) -> None:
+    for fd in fds:
+        with contextlib.suppress(OSError):
+            os.close(fd)
 
 
 def _fork_refused(err: HeadTail) -> bool:

@@ -5,6 +5,13 @@ group or session is still caught: the run's pids cgroup (where one is in use), t
 group and session of the leader, the pid namespace bubblewrap made for it, and the run's
 token in a process's environment (inherited unless deliberately cleared).
 
+Bubblewrap's outer process exits as soon as the command does, while its init (pid 1 of the
+run's namespace) lives on until ``--die-with-parent`` kills it, and the namespace's other
+processes die only when it has: for a moment, a grandchild that left the session and cleared
+its environment still runs after the leader is gone. So the init is adopted from bubblewrap's
+``--info-fd`` report, killed with the rest, and waited for: once it is gone, the kernel has
+killed everything in its namespace.
+
 Reading another process's ``environ`` takes that process's memory lock and can block while
 it forks, so the token is only checked in full sweeps (never by the watchdog), and only for
 processes started after the leader and not in uninterruptible sleep.
@@ -13,6 +20,7 @@ processes started after the leader and not in uninterruptible sleep.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import time
@@ -65,7 +73,33 @@ class RunTracker:
         self._leader_start = leader_stat.start if leader_stat else 0
         self._own_ns = _pid_ns(os.getpid())
         self._sandbox_ns: str | None = None
+        self._init: tuple[int, int] | None = None  # bubblewrap's init: (pid, start time)
         self._me = os.getpid()
+
+    def adopt(self, info: bytes) -> bool:
+        """Take bubblewrap's ``--info-fd`` report (``child-pid``: its init, ``pid-namespace``):
+        the init is a member until it is gone. False when the report says nothing usable."""
+        try:
+            report = json.loads(info)
+            pid = int(report["child-pid"])
+            ns = report.get("pid-namespace")
+        except (ValueError, KeyError, TypeError, AttributeError):
+            return False
+        stat = _stat(pid)
+        if stat is None or stat.start < self._leader_start:
+            return False  # gone already, and its namespace with it (or not ours)
+        self._init = (pid, stat.start)
+        if isinstance(ns, int):
+            self._sandbox_ns = f"pid:[{ns}]"
+        return True
+
+    def _init_alive(self) -> int | None:
+        """The adopted init's pid while it lives (not yet a zombie, and not a reused pid)."""
+        if self._init is None:
+            return None
+        pid, start = self._init
+        stat = _stat(pid)
+        return pid if stat is not None and stat.start == start else None
 
     def _cgroup_pids(self) -> set[int]:
         if self.cgroup is None:
@@ -100,6 +134,9 @@ class RunTracker:
             stat = _stat(pid)
             if stat is not None and self._is_member(pid, stat, deep=deep):
                 found.add(pid)
+        init = self._init_alive()
+        if init is not None:
+            found.add(init)  # dying, its namespace may not read; its members die after it
         found.discard(self._me)
         return {pid for pid in found if _stat(pid) is not None}
 
