@@ -158,8 +158,9 @@ def run_process(
     processes hold open) is held to that budget (``sandbox.disk``); past it, the run is
     stopped and the files it created there are removed."""
     group = cgroups.create(token, limits.processes) if limits.processes and use_cgroup else None
-    use_nproc = group is None and os.geteuid() != 0
-    nproc = NprocCap(limits.processes) if use_nproc and limits.processes is not None else None
+    nproc = None  # without a cgroup, a user who is not root gets the cap as RLIMIT_NPROC
+    if group is None and os.geteuid() != 0 and limits.processes is not None:
+        nproc = NprocCap(limits.processes)
     watchdog_cap = limits.processes if group is None else None
     disk = DiskBudget(write_areas, limits.disk_bytes) if limits.disk_bytes else None
     start = time.monotonic()
@@ -204,7 +205,11 @@ def run_process(
             cgroups.remove(group)
         disk_end = disk.settle() if disk is not None else Settled(False)  # also on Ctrl-C
     code, killed_by = _exit_status(proc.returncode, run.killed_by)
-    hit = hit or killed_by == "process-limit" or (use_nproc and code != 0 and _fork_refused(err))
+    hit = (
+        hit
+        or killed_by == "process-limit"
+        or (nproc is not None and code != 0 and _fork_refused(err))
+    )
     seconds = time.monotonic() - start
     return RawRun(
         code,
