@@ -111,3 +111,53 @@ def test_a_run_its_own_timeout_stopped_says_the_code_did_not_finish(
 )
 def test_any_other_exit_is_just_its_code(command: str, code: int) -> None:
     assert exited(command, code) == f"exited {code}"
+
+
+CARGO_TIMEOUT = """\
+   Compiling humanevalfix v0.1.0 (/tmp/patchwright-task-ezehehbq)
+warning: unused imports: `HashMap`, `HashSet`, `ascii::AsciiExt`, `max`
+ --> src/lib.rs:3:11
+  |
+3 | use std::{slice::Iter, cmp::{max, self}, collections::{HashSet, HashMap}, ascii::AsciiExt};
+  |           ^^^^^^^^^^^        ^^^
+  |
+  = note: `#[warn(unused_imports)]` (part of `#[warn(unused)]`) on by default
+
+warning: use of deprecated trait `std::ascii::AsciiExt`: use inherent methods instead
+ --> src/lib.rs:3:108
+  |
+3 | use std::{slice::Iter, cmp::{max, self}, collections::{HashSet, HashMap}, ascii::AsciiExt};
+  |                                                                           ^^^^^^^^
+  |
+  = note: `#[warn(deprecated)]` on by default
+
+warning: unused variable: `count`
+  --> src/lib.rs:14:13
+   |
+14 |     let mut count: i32 = 0;
+   |             ^^^^^ help: if this is intentional, prefix it with an underscore: `_count`
+
+warning: `humanevalfix` (lib test) generated 3 warnings (run `cargo fix --lib -p humanevalfix --tests` to apply 2 suggestions)
+    Finished `test` profile [unoptimized + debuginfo] target(s) in 0.15s
+     Running unittests src/lib.rs (target/debug/deps/humanevalfix-1c80ca477183bcb2)
+
+running 1 test
+test tests::test_is_simple_power has been running for over 60 seconds
+"""
+
+
+def test_rustc_warnings_about_the_imports_are_dropped_and_the_rest_kept() -> None:
+    kept = said(CARGO_TIMEOUT)
+    assert "unused imports" not in kept and "deprecated" not in kept
+    assert "src/lib.rs:3" not in kept and "generated 3 warnings" not in kept
+    assert "warning: unused variable: `count`\n  --> src/lib.rs:14:13" in kept
+    assert "help: if this is intentional" in kept
+    assert kept.rstrip().endswith(
+        "test tests::test_is_simple_power has been running for over 60 seconds"
+    )
+    assert "Compiling humanevalfix" in kept and "running 1 test" in kept
+
+
+def test_a_warning_block_ends_at_the_first_line_that_does_not_carry_it_on() -> None:
+    text = "warning: unused import: `std::fmt`\n --> src/lib.rs:1:5\nerror[E0308]: mismatched types\n --> src/lib.rs:9:5"
+    assert said(text) == "error[E0308]: mismatched types\n --> src/lib.rs:9:5"

@@ -25,6 +25,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from patchwright.sandbox import ExecResult, Sandbox
+from patchwright.verify.lint_noise import without_lint_noise
 
 
 class ToolBroken(Exception):
@@ -238,7 +239,8 @@ _V8_NOISE = re.compile(
 def said(output: str) -> str:
     """A test run's output without what says nothing about what failed — pytest's session
     header (platform, rootdir, plugins…), node's internal frames and banner, V8's fatal-error
-    banner and native stack: what a prompt should carry of it."""
+    banner and native stack, rustc's warnings about unused or deprecated imports: what a
+    prompt should carry of it."""
     kept: list[str] = []
     echo = 0  # lines of an internal site's source echo still to drop
     for line in output.splitlines():
@@ -256,7 +258,7 @@ def said(output: str) -> str:
             or _V8_NOISE.fullmatch(bare)
         ):
             kept.append(line)
-    return "\n".join(kept)
+    return "\n".join(without_lint_noise(kept))
 
 
 TREE_MAX_FILES = 20_000
