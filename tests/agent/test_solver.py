@@ -267,6 +267,17 @@ def test_the_line_an_error_points_at_is_quoted_in_the_repair_and_in_a_fresh_star
     assert "An earlier answer to this was tried and failed:" in fresh and quoted in fresh
 
 
+def test_code_left_as_it_was_is_told_the_baselines_failure_not_the_last_rejections() -> None:
+    times = whole("def add(a, b):\n    return a * b\n")
+    s, disk, _ = solver([times, whole(BUGGY), FIXED])
+    s.checker = TypeChecks(disk)
+    result = s.solve(replace(OPTS, failures=BASELINE, max_iter=2))
+    assert (result.outcome, result.iterations) == ("solved", 2)
+    echo = s.messages[-2]["content"]  # the repair request, the echo's feedback joined on
+    told = echo.split("leaves every file exactly as it was")[1]
+    assert BASELINE in told and "not a sum" not in told
+
+
 def test_a_fresh_start_begins_from_the_files_as_they_are_not_from_the_failed_change() -> None:
     with_extra = COMMENTED + "\nextra.py\n```python\nX = 1\n```\n"
     s, disk, _ = solver([with_extra, with_extra, FIXED])

@@ -225,10 +225,13 @@ class PipelineSolver:
         # An echo left in the history invites the next reply to copy it again, and a note in
         # its place is copied word for word by small models: the reply is dropped, and the
         # feedback joins the request it answered (Conversation.add_feedback).
+        # Code left as it was fails as it did before any change, not as the last rejected
+        # change did (Rust-86: "leaves every file as it was" quoted a rejection's `left: "H"`).
         self.messages.pop()
-        shown = self.conversation.shows(self.last_failure)
+        fails = opts.failures if kind == "unchanged" else self.last_failure
+        shown = self.conversation.shows(fails)
         feedback = render(kind, task=self._goal(opts), done=opts.done, shown=shown,
-                          failures="" if shown else self.last_failure, layout=layout)  # fmt: skip
+                          failures="" if shown else fails, layout=layout)  # fmt: skip
         return Attempt(kind=kind, feedback=feedback)
 
     def _get_edits(self, opts: SolveOptions, iteration: int, *, sampled: bool) -> Attempt:
