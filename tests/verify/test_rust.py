@@ -142,6 +142,20 @@ def test_a_fix_rustc_calls_machine_applicable_is_carried_and_no_other(
     assert (problem.code, problem.fix) == ("E0425", ())
 
 
+def test_a_suggestion_that_changes_what_the_code_computes_is_neither_applied_nor_told(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    """HumanEvalFix Rust-87: rustc calls `vec![i as i32; j]` for `vec![i as i32, j]` (j a
+    usize) machine-applicable; it is a vector of j copies of i, not the pair."""
+    pair = "pub fn pair(i: usize, j: usize) -> Vec<i32> {\n    vec![i as i32, j as i32]\n}\n"
+    write({"Cargo.toml": CARGO, "src/lib.rs": pair})
+    base = baseline()
+    write({"src/lib.rs": pair.replace("j as i32]", "j]")})
+    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    assert problem.code == "E0308" and problem.fix == ()
+    assert "semicolon" not in problem.hint
+
+
 def test_a_terse_compiler_message_carries_what_its_label_says(
     write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
 ) -> None:

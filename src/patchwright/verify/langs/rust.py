@@ -120,12 +120,25 @@ def _problem(item: dict[str, object], tree: Path, cwd: Path, warnings: bool) -> 
                    hint, _fix(item, file))  # fmt: skip
 
 
+# suggestions rustc calls machine-applicable that change what the code computes: E0308 on
+# `vec![i as i32, j]` (a usize beside an i32) offers `vec![i as i32; j]`, j copies of i
+# (HumanEvalFix Rust-87: applied unseen, and shown as the help to follow)
+_CHANGES_MEANING = ("replace the comma with a semicolon to create a vector",)
+
+
+def _sound(child: dict[str, object]) -> bool:
+    """Whether ``child`` (a message's child) is one to follow: not a suggestion that changes
+    what the code computes."""
+    said = str(child.get("message") or "")
+    return not any(text in said for text in _CHANGES_MEANING)
+
+
 def _fix(item: dict[str, object], file: str) -> tuple[tuple[int, int, int, int, str], ...]:
     """The replacements of the message's first suggestion that rustc calls machine-applicable
     (what ``cargo fix`` applies), all in the problem's own file; empty when there is none."""
     children = item.get("children")
     for child in children if isinstance(children, list) else []:
-        if not isinstance(child, dict):
+        if not isinstance(child, dict) or not _sound(child):
             continue
         spans = [s for s in child.get("spans") or [] if isinstance(s, dict)]
         edits = [s for s in spans if isinstance(s.get("suggested_replacement"), str)]
@@ -152,7 +165,7 @@ def _hint(item: dict[str, object]) -> str:
     """The first ``help:`` child, with the line its suggestion makes when it rewrites one."""
     children = item.get("children")
     for child in children if isinstance(children, list) else []:
-        if not isinstance(child, dict) or child.get("level") != "help":
+        if not isinstance(child, dict) or child.get("level") != "help" or not _sound(child):
             continue
         text = " ".join(str(child.get("message") or "").split())
         line = _suggested_line([s for s in child.get("spans") or [] if isinstance(s, dict)])
