@@ -40,6 +40,7 @@ class FakeState:
     retry_after: str = "7"
     hang_seconds: float = 1.0
     reject_tools: bool = False
+    send_usage: bool = True  # llama.cpp's server sends no usage chunk when streaming
     # a sampling server: with variants, temperature 0 answers the first, any other (or none:
     # the server's default, 0.8 as llama.cpp's) a random one, like a real sampler — the
     # same one for the same request ``seed``
@@ -159,7 +160,7 @@ class _Handler(BaseHTTPRequestHandler):
             pieces, finish = [], "tool_calls"
         else:
             deltas = [{"content": p} for p in pieces]
-            finish = "stop"
+            finish = "length" if len(pieces) < len(self.server.state.text.split()) else "stop"
         for i, delta in enumerate(deltas):
             if behaviour == "cut" and i == 2:
                 return  # connection closes mid-stream: no finish, no [DONE]
@@ -167,6 +168,9 @@ class _Handler(BaseHTTPRequestHandler):
         if behaviour == "cut":
             return
         self._event({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": finish}]})
+        if not self.server.state.send_usage:
+            self.wfile.write(b"data: [DONE]\n\n")
+            return
         prompt = prompt_tokens_of(body)
         usage = {
             "prompt_tokens": prompt,

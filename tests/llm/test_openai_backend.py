@@ -47,6 +47,18 @@ def test_streams_tokens_and_reports_usage(fake: FakeServer) -> None:
     assert fake.log[0].body["max_tokens"] == 50
 
 
+def test_a_reply_cut_off_at_the_limit_counts_the_limit_when_the_server_sends_no_usage(
+    fake: FakeServer,
+) -> None:
+    fake.state.send_usage = False
+    fake.state.text = "x " * 40  # 2 characters a token, where the estimate assumes ~3.5
+    reply = compat(fake).complete(HELLO, max_tokens=20)
+    assert reply.finish_reason == "length"
+    assert reply.usage.completion_tokens == 20  # what the server generated, not the estimate
+    whole = compat(fake).complete(HELLO, max_tokens=50)
+    assert whole.finish_reason == "stop" and whole.usage.completion_tokens < 40  # estimated
+
+
 def test_native_tool_calls_are_assembled_from_deltas(fake: FakeServer) -> None:
     fake.plan("tool")
     reply = compat(fake).complete(HELLO, tools=TOOLS)

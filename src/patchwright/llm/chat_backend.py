@@ -101,7 +101,7 @@ class ChatBackend(ABC):
         if native and specs:
             body["tools"] = [{"type": "function", "function": dict(t)} for t in specs]
         streamed = self._stream(body, on_token)
-        return self._reply(streamed, specs, native, body["messages"], start)
+        return self._reply(streamed, specs, native, body["messages"], start, max_tokens)
 
     @abstractmethod
     def _body(
@@ -125,14 +125,21 @@ class ChatBackend(ABC):
         native: bool,
         sent: Sequence[Any],
         start: float,
+        max_tokens: int | None = None,
     ) -> Reply:
         """The reply to a call begun at ``start`` that sent the messages ``sent``: tool calls
-        read from the text under the text protocol, usage estimated if the server gave none."""
+        read from the text under the text protocol, usage estimated if the server gave none —
+        except that a reply stopped at ``max_tokens`` is known to hold that many (llama.cpp's
+        server sends no usage when streaming; Rust code at ~2 characters a token was counted
+        592 tokens for a reply cut off at 1024)."""
         text, calls, finish, usage = streamed
         if not native and specs:
             text, calls = parse_tool_calls(text, [s["name"] for s in specs])
         if usage is None:
-            usage = Usage(messages_token_estimate(sent, self.count_tokens), self.count_tokens(text))
+            written = self.count_tokens(text)
+            if finish == "length" and max_tokens:
+                written = max(written, max_tokens)
+            usage = Usage(messages_token_estimate(sent, self.count_tokens), written)
         return Reply(
             text=text,
             tool_calls=calls,
