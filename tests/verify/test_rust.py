@@ -156,6 +156,19 @@ def test_a_suggestion_that_changes_what_the_code_computes_is_neither_applied_nor
     assert "semicolon" not in problem.hint
 
 
+def test_a_help_whose_suggestion_spans_lines_is_told_without_a_mangled_line(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    """HumanEvalFix Rust-63: "consider returning a value here: `}` and `/* `i32` value */`
+    on the next line" reached the repair as one broken line."""
+    count = "pub fn count(n: i32) -> i32 {\n    let mut c = 0;\n    for _ in 0..n {\n        c += 1;\n    }\n    c\n}\n"
+    write({"Cargo.toml": CARGO, "src/lib.rs": count})
+    base = baseline()
+    write({"src/lib.rs": count.replace("    c\n}", "}")})
+    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    assert problem.hint == "help: consider returning a value here"
+
+
 def test_a_terse_compiler_message_carries_what_its_label_says(
     write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
 ) -> None:

@@ -169,6 +169,8 @@ def _hint(item: dict[str, object]) -> str:
             continue
         text = " ".join(str(child.get("message") or "").split())
         line = _suggested_line([s for s in child.get("spans") or [] if isinstance(s, dict)])
+        if "\n" in line:  # `}` and a `/* `i32` value */` placeholder on the next: no line
+            line = ""
         hint = f"help: {text}: `{line}`" if line else f"help: {text}"
         return hint if text and len(hint) <= 400 else ""
     return ""
