@@ -169,6 +169,22 @@ def test_a_help_whose_suggestion_spans_lines_is_told_without_a_mangled_line(
     assert problem.hint == "help: consider returning a value here"
 
 
+def test_rustcs_similar_name_for_a_one_letter_name_is_not_told(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    """HumanEvalFix Rust-45: `b` gone from the parameters, rustc offered `a + a` for
+    `a + b` — any one-letter name is "similar" to another; a longer one stays told."""
+    area = "pub fn area(a: i32, b: i32) -> i32 {\n    a * b\n}\n"
+    write({"Cargo.toml": CARGO, "src/lib.rs": area})
+    base = baseline()
+    write({"src/lib.rs": area.replace("b: i32", "h: i32")})
+    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    assert problem.code == "E0425" and "similar name" not in problem.hint
+    write({"src/lib.rs": "pub fn area(width: i32, b: i32) -> i32 {\n    widht * b\n}\n"})
+    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    assert problem.hint.startswith("help: a local variable with a similar name exists")
+
+
 def test_a_terse_compiler_message_carries_what_its_label_says(
     write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
 ) -> None:

@@ -17,6 +17,7 @@ project (a dependency missing offline, a manifest it rejects) gives no verdict.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 from patchwright.verify.context import GateContext
@@ -124,13 +125,18 @@ def _problem(item: dict[str, object], tree: Path, cwd: Path, warnings: bool) -> 
 # `vec![i as i32, j]` (a usize beside an i32) offers `vec![i as i32; j]`, j copies of i
 # (HumanEvalFix Rust-87: applied unseen, and shown as the help to follow)
 _CHANGES_MEANING = ("replace the comma with a semicolon to create a vector",)
+_MISSING = re.compile(r"cannot find (?:value|function) `(\w+)`")
 
 
-def _sound(child: dict[str, object]) -> bool:
-    """Whether ``child`` (a message's child) is one to follow: not a suggestion that changes
-    what the code computes."""
+def _sound(child: dict[str, object], message: object) -> bool:
+    """Whether ``child`` (a child of the error ``message``) is one to follow: not a
+    suggestion that changes what the code computes, nor a "similar name" for a one-letter
+    one, which every other one-letter name is (Rust-45, its `b` gone from the parameters:
+    "a local variable with a similar name exists: `if a + a > c …`")."""
     said = str(child.get("message") or "")
-    return not any(text in said for text in _CHANGES_MEANING)
+    missing = _MISSING.search(str(message or ""))
+    guessed = "similar name" in said and missing is not None and len(missing.group(1)) == 1
+    return not guessed and not any(text in said for text in _CHANGES_MEANING)
 
 
 def _fix(item: dict[str, object], file: str) -> tuple[tuple[int, int, int, int, str], ...]:
@@ -138,7 +144,7 @@ def _fix(item: dict[str, object], file: str) -> tuple[tuple[int, int, int, int, 
     (what ``cargo fix`` applies), all in the problem's own file; empty when there is none."""
     children = item.get("children")
     for child in children if isinstance(children, list) else []:
-        if not isinstance(child, dict) or not _sound(child):
+        if not isinstance(child, dict) or not _sound(child, item.get("message")):
             continue
         spans = [s for s in child.get("spans") or [] if isinstance(s, dict)]
         edits = [s for s in spans if isinstance(s.get("suggested_replacement"), str)]
@@ -165,7 +171,9 @@ def _hint(item: dict[str, object]) -> str:
     """The first ``help:`` child, with the line its suggestion makes when it rewrites one."""
     children = item.get("children")
     for child in children if isinstance(children, list) else []:
-        if not isinstance(child, dict) or child.get("level") != "help" or not _sound(child):
+        if not isinstance(child, dict) or child.get("level") != "help":
+            continue
+        if not _sound(child, item.get("message")):
             continue
         text = " ".join(str(child.get("message") or "").split())
         line = _suggested_line([s for s in child.get("spans") or [] if isinstance(s, dict)])
