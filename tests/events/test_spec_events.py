@@ -151,6 +151,7 @@ def test_a_model_reply_carries_its_usage_and_tools_as_declared() -> None:
     assert json.loads(reply.to_json()) == {
         "kind": "model.reply", "ts": 1.0, "phase": "edit", "model": "m", "prompt_tokens": 10,
         "completion_tokens": 2, "cost": 0.001, "seconds": 0.5, "tool_calls": ["read_file"],
+        "estimated": False,
     }  # fmt: skip
 
 

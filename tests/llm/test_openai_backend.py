@@ -43,6 +43,7 @@ def test_streams_tokens_and_reports_usage(fake: FakeServer) -> None:
     assert len(pieces) == 5
     assert reply.usage.completion_tokens == 5
     assert reply.usage.cached_tokens == reply.usage.prompt_tokens // 2
+    assert not reply.usage.estimated  # the server counted them
     assert fake.log[0].body["stream"] is True
     assert fake.log[0].body["max_tokens"] == 50
 
@@ -55,6 +56,7 @@ def test_a_reply_cut_off_at_the_limit_counts_the_limit_when_the_server_sends_no_
     reply = compat(fake).complete(HELLO, max_tokens=20)
     assert reply.finish_reason == "length"
     assert reply.usage.completion_tokens == 20  # what the server generated, not the estimate
+    assert reply.usage.estimated and reply.usage.to_dict()["estimated"] is True
     whole = compat(fake).complete(HELLO, max_tokens=50)
     assert whole.finish_reason == "stop" and whole.usage.completion_tokens < 40  # estimated
 

@@ -202,6 +202,7 @@ def _finish(
     usage = session.usage
     result.prompt_tokens = usage.usage.prompt_tokens
     result.completion_tokens = usage.usage.completion_tokens
+    result.tokens_estimated = usage.usage.estimated
     result.cost, result.calls = usage.cost, usage.calls
     result.temperatures = [call.temperature for call in session.model.calls]
     result.seeds = [call.seed for call in session.model.calls]

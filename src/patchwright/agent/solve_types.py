@@ -108,6 +108,7 @@ class SolveResult:
     commit: str | None = None
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    tokens_estimated: bool = False  # the server counted none: the counts are estimates
     cost: float = 0.0
     seconds: float = 0.0
     reason: str = ""
@@ -158,6 +159,7 @@ class SolveResult:
             "usage": {
                 "prompt_tokens": self.prompt_tokens,
                 "completion_tokens": self.completion_tokens,
+                **({"estimated": True} if self.tokens_estimated else {}),
             },
             "cost": round(self.cost, 6),
             "seconds": round(self.seconds, 3),

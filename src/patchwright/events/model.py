@@ -31,6 +31,7 @@ class ModelReply(Event):
     cost: float
     seconds: float
     tool_calls: list[str]
+    estimated: bool = False  # the server counted no tokens: these are patchwright's estimate
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -203,6 +203,7 @@ class ReviewUsage(Event):
     cached_tokens: int
     cost: float
     seconds: float
+    estimated: bool = False  # some counts are patchwright's: the server sent none
 
 
 @dataclass(frozen=True, kw_only=True)

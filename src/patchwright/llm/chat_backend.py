@@ -139,7 +139,7 @@ class ChatBackend(ABC):
             written = self.count_tokens(text)
             if finish == "length" and max_tokens:
                 written = max(written, max_tokens)
-            usage = Usage(messages_token_estimate(sent, self.count_tokens), written)
+            usage = Usage(messages_token_estimate(sent, self.count_tokens), written, estimated=True)
         return Reply(
             text=text,
             tool_calls=calls,

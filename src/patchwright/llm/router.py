@@ -194,6 +194,7 @@ class Router:
                         completion_tokens=reply.usage.completion_tokens, cost=reply.cost,
                         seconds=round(self._clock() - started, 3),
                         tool_calls=[c.name for c in reply.tool_calls],
+                        estimated=reply.usage.estimated,
                     ))  # fmt: skip
                     return reply
             if not self._wait_for_cooldown():

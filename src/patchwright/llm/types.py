@@ -105,11 +105,14 @@ def parse_arguments(text: str) -> dict[str, Any]:
 @dataclass(frozen=True)
 class Usage:
     """Tokens of one call (or a sum of calls). ``cached_tokens`` is the part of
-    ``prompt_tokens`` served from a cache (KV prefix reuse or provider prompt cache)."""
+    ``prompt_tokens`` served from a cache (KV prefix reuse or provider prompt cache);
+    ``estimated``: the server counted none (llama.cpp's when streaming), so some of these
+    are patchwright's estimate."""
 
     prompt_tokens: int = 0
     completion_tokens: int = 0
     cached_tokens: int = 0
+    estimated: bool = False
 
     @property
     def total_tokens(self) -> int:
@@ -120,14 +123,16 @@ class Usage:
             self.prompt_tokens + other.prompt_tokens,
             self.completion_tokens + other.completion_tokens,
             self.cached_tokens + other.cached_tokens,
+            self.estimated or other.estimated,
         )
 
-    def to_dict(self) -> dict[str, int]:
-        return {
+    def to_dict(self) -> dict[str, int | bool]:
+        counts: dict[str, int | bool] = {
             "prompt_tokens": self.prompt_tokens,
             "completion_tokens": self.completion_tokens,
             "cached_tokens": self.cached_tokens,
         }
+        return {**counts, "estimated": True} if self.estimated else counts
 
 
 @dataclass(frozen=True)

@@ -51,6 +51,7 @@ def _report(console: Console, summary: SolveResult) -> None:
     console.print(
         f"[bold {colour}]{summary.outcome}[/] in {summary.iterations} iteration(s), "
         f"{summary.seconds:.1f}s, {summary.prompt_tokens}+{summary.completion_tokens} tokens"
+        + (" (estimated: the server counted none)" if summary.tokens_estimated else "")
         + (f", ${summary.cost:.4f}" if summary.cost else "")
     )
     if summary.commit:
