@@ -185,6 +185,24 @@ def test_rustcs_similar_name_for_a_one_letter_name_is_not_told(
     assert problem.hint.startswith("help: a local variable with a similar name exists")
 
 
+def test_a_sum_of_the_wrong_item_type_is_told_where_the_chain_changed_it(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    """HumanEvalFix Rust-94: told only "the trait `Sum<u32>` is not implemented for `i32`",
+    two repairs in a row sent the same `.map(|c| c.to_digit(10).unwrap()).sum()`; rustc's
+    note says which call of the chain made the items `u32`."""
+    digits = "pub fn digits(n: i32) -> i32 {\n    n.to_string().chars().map(|c| c.to_digit(10).unwrap() as i32).sum()\n}\n"
+    write({"Cargo.toml": CARGO, "src/lib.rs": digits})
+    base = baseline()
+    write({"src/lib.rs": digits.replace(" as i32)", ")")})
+    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    assert problem.code == "E0277"
+    assert problem.hint == (
+        "help: the trait `std::iter::Sum<u32>` is not implemented for `i32`; "
+        "`Iterator::Item` changed to `u32` here: `map(|c| c.to_digit(10).unwrap())`"
+    )
+
+
 def test_a_terse_compiler_message_carries_what_its_label_says(
     write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
 ) -> None:

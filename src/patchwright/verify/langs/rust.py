@@ -180,8 +180,44 @@ def _hint(item: dict[str, object]) -> str:
         if "\n" in line:  # `}` and a `/* `i32` value */` placeholder on the next: no line
             line = ""
         hint = f"help: {text}: `{line}`" if line else f"help: {text}"
+        hint = "; ".join(filter(None, (hint, _chain_changed(item))))
         return hint if text and len(hint) <= 400 else ""
     return ""
+
+
+_CHANGED = re.compile(r"changed to `[^`]+` here$")
+
+
+def _chain_changed(item: dict[str, object]) -> str:
+    """Where a method chain's item type became the one the error is about — rustc's "the
+    method call chain might not have had the expected associated types" note — as
+    "`Iterator::Item` changed to `u32` here: `map(…)`"; empty without such a note. The help
+    before it only restates the error (E0277: "the trait `Sum<u32>` is not implemented for
+    `i32`"); this names the call to change (HumanEvalFix Rust-94)."""
+    children = item.get("children")
+    for child in children if isinstance(children, list) else []:
+        spans = child.get("spans") if isinstance(child, dict) else None
+        for span in spans if isinstance(spans, list) else []:
+            label = span.get("label") if isinstance(span, dict) else None
+            if isinstance(label, str) and _CHANGED.search(label):
+                code = _highlighted(span)
+                return f"{label}: `{code}`" if code else label
+    return ""
+
+
+def _highlighted(span: dict[str, object]) -> str:
+    """The code a one-line span marks, empty when it spans lines."""
+    texts = span.get("text")
+    if span.get("line_start") != span.get("line_end") or not isinstance(texts, list) or not texts:
+        return ""
+    first = texts[0]
+    if not isinstance(first, dict):
+        return ""
+    start, end = first.get("highlight_start"), first.get("highlight_end")
+    source = first.get("text")
+    if not (isinstance(source, str) and isinstance(start, int) and isinstance(end, int)):
+        return ""
+    return source[start - 1 : end - 1].strip()
 
 
 def _suggested_line(spans: list[dict[str, object]]) -> str:
