@@ -203,6 +203,20 @@ def test_a_sum_of_the_wrong_item_type_is_told_where_the_chain_changed_it(
     )
 
 
+def test_a_method_of_a_similar_name_but_other_parameters_is_not_told(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    """HumanEvalFix Rust-65: `len` and `iter` called on a `Chars`, the repair was told
+    "there is a method `le` with a similar name" and "`filter`" — twice, and sent them back."""
+    shift = "pub fn shift(x: i32) -> usize {\n    let digits: Vec<char> = x.to_string().chars().collect();\n    digits.len()\n}\n"
+    write({"Cargo.toml": CARGO, "src/lib.rs": shift})
+    base = baseline()
+    write({"src/lib.rs": shift.replace(": Vec<char>", "").replace(".collect()", "")})
+    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    assert problem.code == "E0599" and "`len`" in problem.message
+    assert "similar name" not in problem.hint
+
+
 def test_a_terse_compiler_message_carries_what_its_label_says(
     write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
 ) -> None:

@@ -124,14 +124,19 @@ def _problem(item: dict[str, object], tree: Path, cwd: Path, warnings: bool) -> 
 # suggestions rustc calls machine-applicable that change what the code computes: E0308 on
 # `vec![i as i32, j]` (a usize beside an i32) offers `vec![i as i32; j]`, j copies of i
 # (HumanEvalFix Rust-87: applied unseen, and shown as the help to follow)
-_CHANGES_MEANING = ("replace the comma with a semicolon to create a vector",)
+_CHANGES_MEANING = (
+    "replace the comma with a semicolon to create a vector",
+    # a method picked by its name's spelling alone, whose parameters differ: `le` for `len`,
+    # `filter` for `iter` on a `Chars` (Rust-65: the repair was told both, twice)
+    "with a similar name, but with different arguments",
+)
 _MISSING = re.compile(r"cannot find (?:value|function) `(\w+)`")
 
 
 def _sound(child: dict[str, object], message: object) -> bool:
     """Whether ``child`` (a child of the error ``message``) is one to follow: not a
-    suggestion that changes what the code computes, nor a "similar name" for a one-letter
-    one, which every other one-letter name is (Rust-45, its `b` gone from the parameters:
+    suggestion that changes what the code computes or a method of another signature, nor a
+    "similar name" for a one-letter one, which every other one-letter name is (Rust-45, its `b` gone from the parameters:
     "a local variable with a similar name exists: `if a + a > c …`")."""
     said = str(child.get("message") or "")
     missing = _MISSING.search(str(message or ""))
