@@ -173,7 +173,15 @@ def _with_label(message: str, label: object) -> str:
 
 
 def _hint(item: dict[str, object]) -> str:
-    """The first ``help:`` child, with the line its suggestion makes when it rewrites one."""
+    """The first ``help:`` child, with the line its suggestion makes when it rewrites one,
+    then where a method chain changed the items' type (:func:`_chain_changed`)."""
+    help_, chain = _first_help(item), _chain_changed(item)
+    if help_ and chain and len(help_) + len(chain) < 400:
+        return f"{help_}; {chain}"
+    return help_ if len(help_) <= 400 else ""
+
+
+def _first_help(item: dict[str, object]) -> str:
     children = item.get("children")
     for child in children if isinstance(children, list) else []:
         if not isinstance(child, dict) or child.get("level") != "help":
@@ -184,9 +192,7 @@ def _hint(item: dict[str, object]) -> str:
         line = _suggested_line([s for s in child.get("spans") or [] if isinstance(s, dict)])
         if "\n" in line:  # `}` and a `/* `i32` value */` placeholder on the next: no line
             line = ""
-        hint = f"help: {text}: `{line}`" if line else f"help: {text}"
-        hint = "; ".join(filter(None, (hint, _chain_changed(item))))
-        return hint if text and len(hint) <= 400 else ""
+        return "" if not text else f"help: {text}: `{line}`" if line else f"help: {text}"
     return ""
 
 
