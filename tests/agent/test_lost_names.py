@@ -72,6 +72,22 @@ def test_no_note_for_a_name_the_change_did_not_delete() -> None:
     assert lost_definitions("undefined: x", {"new.go": None}, {"new.go": "package main\n"}) == []
 
 
+def test_a_missing_rust_function_is_not_blamed_on_a_deleted_variable_of_its_name() -> None:
+    """HumanEvalFix Rust-114: a rewrite called `min(a, b)` (never imported) where the old
+    body had `let mut min = …`; the repair was told to keep that buggy line, which would
+    not have defined the function. A deleted `fn` or closure of the name is still named."""
+    before = {"src/lib.rs": "fn f(v: Vec<i32>) -> i32 {\n    let mut min = v[0];\n    min\n}\n"}
+    after = {"src/lib.rs": "fn f(v: Vec<i32>) -> i32 {\n    min(v[0], v[1])\n}\n"}
+    report = "error[E0425]: cannot find function `min` in this scope"
+    assert lost_definitions(report, before, after) == []
+    for line in (
+        "fn min(a: i32, b: i32) -> i32 { a.min(b) }",
+        "let min = |a: i32, b: i32| a.min(b);",
+    ):
+        before = {"src/lib.rs": f"{line}\nfn f(v: Vec<i32>) -> i32 {{\n    min(v[0], v[1])\n}}\n"}
+        assert [n.split("`")[1] for n in lost_definitions(report, before, after)] == [line]
+
+
 LIB = "fn add(a: i32, b: i32) -> i32 {\n    a - b\n}\n\n#[cfg(test)]\nmod tests;\n"
 GONE = (
     "`cargo test --offline` exits 0, but these tests, which failed before the change, did not "

@@ -217,6 +217,22 @@ def test_a_method_of_a_similar_name_but_other_parameters_is_not_told(
     assert "similar name" not in problem.hint
 
 
+def test_an_import_rustc_suggests_is_told_before_a_similarly_spelt_name(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    """HumanEvalFix Rust-114: `min(a, b)` without its import was told "a function with a
+    similar name exists: `main(a, b)`" — rustc's next help, `use std::cmp::min;`, went
+    untold, and the repair called `min` again."""
+    least = "fn main() {}\n\npub fn least(a: i64, b: i64) -> i64 {\n    std::cmp::min(a, b)\n}\n"
+    write({"Cargo.toml": CARGO, "src/lib.rs": least})
+    base = baseline()
+    write({"src/lib.rs": least.replace("std::cmp::min", "min")})
+    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    assert problem.code == "E0425"
+    assert problem.hint.startswith("help: consider importing")
+    assert "`use std::cmp::min;`" in problem.hint and "main" not in problem.hint
+
+
 def test_a_terse_compiler_message_carries_what_its_label_says(
     write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
 ) -> None:

@@ -31,6 +31,10 @@ _KEYWORDS = r"(?:def|class|func|fn|function|let(?:\s+mut)?|var|const|type|struct
 MAX_NOTES = 3
 
 
+# rustc says which kind of name it could not find: only a `fn` or a closure defines a function
+_RUST_FUNCTION = re.compile(r"cannot find function `(\w+)`")
+
+
 def undefined_names(report: str) -> list[str]:
     """The names ``report`` says are undefined, first mention first."""
     found: dict[str, None] = {}
@@ -41,9 +45,13 @@ def undefined_names(report: str) -> list[str]:
     return list(found)
 
 
-def _defines(line: str, name: str) -> bool:
-    """Whether ``line`` defines ``name``: after a defining keyword, or assigned to."""
+def _defines(line: str, name: str, report: str) -> bool:
+    """Whether ``line`` defines ``name`` as what ``report`` misses: after a defining keyword,
+    or assigned to — a function rustc cannot find, only by a `fn` or a closure."""
     word = re.escape(name)
+    if any(m.group(1) == name for m in _RUST_FUNCTION.finditer(report)):
+        closure = rf"\blet\s+(?:mut\s+)?{word}\s*(?::[^=]*)?=\s*(?:move\s*)?\|"
+        return bool(re.search(rf"\bfn\s+{word}\b|{closure}", line))
     return bool(
         re.search(rf"\b{_KEYWORDS}\s+{word}\b", line)
         or re.match(rf"\s*{word}\s*(?::=|=(?!=)|:[^=\n]*=(?!=))", line)
@@ -62,7 +70,7 @@ def lost_definitions(
             if old is None:
                 continue
             kept = set((after[path] or "").splitlines())
-            gone = [x for x in old.splitlines() if x not in kept and _defines(x, name)]
+            gone = [x for x in old.splitlines() if x not in kept and _defines(x, name, report)]
             if gone:
                 notes.append(
                     f"Your change removed `{gone[0].strip()}` from {path}, which defined "

@@ -182,18 +182,35 @@ def _hint(item: dict[str, object]) -> str:
 
 
 def _first_help(item: dict[str, object]) -> str:
+    """rustc's first help worth following; an import it suggests comes before a name of
+    similar spelling (Rust-114: `main` offered for `min`, `use std::cmp::min;` second)."""
     children = item.get("children")
-    for child in children if isinstance(children, list) else []:
-        if not isinstance(child, dict) or child.get("level") != "help":
-            continue
-        if not _sound(child, item.get("message")):
-            continue
+    helps = [c for c in children if isinstance(c, dict) and c.get("level") == "help"
+             and _sound(c, item.get("message"))] if isinstance(children, list) else []  # fmt: skip
+    imports = next(filter(None, map(_imports, helps)), "")
+    if imports:
+        return imports
+    for child in helps:
         text = " ".join(str(child.get("message") or "").split())
         line = _suggested_line([s for s in child.get("spans") or [] if isinstance(s, dict)])
         if "\n" in line:  # `}` and a `/* `i32` value */` placeholder on the next: no line
             line = ""
         return "" if not text else f"help: {text}: `{line}`" if line else f"help: {text}"
     return ""
+
+
+def _imports(child: dict[str, object]) -> str:
+    """A "consider importing" help with the `use` lines it suggests (two at most); empty for
+    any other help."""
+    text = " ".join(str(child.get("message") or "").split())
+    spans = child.get("spans")
+    uses = [str(s.get("suggested_replacement")).strip() for s in spans if isinstance(s, dict)
+            ] if isinstance(spans, list) else []  # fmt: skip
+    if not text.startswith("consider importing") or not uses:
+        return ""
+    if not all(u.startswith("use ") and "\n" not in u for u in uses):
+        return ""
+    return f"help: {text}: " + " or ".join(f"`{u}`" for u in uses[:2])
 
 
 _CHANGED = re.compile(r"changed to `[^`]+` here$")
