@@ -136,8 +136,9 @@ _MISSING = re.compile(r"cannot find (?:value|function) `(\w+)`")
 def _sound(child: dict[str, object], message: object) -> bool:
     """Whether ``child`` (a child of the error ``message``) is one to follow: not a
     suggestion that changes what the code computes or a method of another signature, nor a
-    "similar name" for a one-letter one, which every other one-letter name is (Rust-45, its `b` gone from the parameters:
-    "a local variable with a similar name exists: `if a + a > c …`")."""
+    "similar name" for a one-letter one, which every other one-letter name is (Rust-45, its
+    `b` gone from the parameters: "a local variable with a similar name exists: `if a + a >
+    c …`")."""
     said = str(child.get("message") or "")
     missing = _MISSING.search(str(message or ""))
     guessed = "similar name" in said and missing is not None and len(missing.group(1)) == 1
@@ -188,15 +189,13 @@ def _first_help(item: dict[str, object]) -> str:
     helps = [c for c in children if isinstance(c, dict) and c.get("level") == "help"
              and _sound(c, item.get("message"))] if isinstance(children, list) else []  # fmt: skip
     imports = next(filter(None, map(_imports, helps)), "")
-    if imports:
+    if imports or not helps:
         return imports
-    for child in helps:
-        text = " ".join(str(child.get("message") or "").split())
-        line = _suggested_line([s for s in child.get("spans") or [] if isinstance(s, dict)])
-        if "\n" in line:  # `}` and a `/* `i32` value */` placeholder on the next: no line
-            line = ""
-        return "" if not text else f"help: {text}: `{line}`" if line else f"help: {text}"
-    return ""
+    text = " ".join(str(helps[0].get("message") or "").split())
+    line = _suggested_line([s for s in helps[0].get("spans") or [] if isinstance(s, dict)])
+    if "\n" in line:  # `}` and a `/* `i32` value */` placeholder on the next: no line
+        line = ""
+    return "" if not text else f"help: {text}: `{line}`" if line else f"help: {text}"
 
 
 def _imports(child: dict[str, object]) -> str:
