@@ -45,11 +45,11 @@ def undefined_names(report: str) -> list[str]:
     return list(found)
 
 
-def _defines(line: str, name: str, report: str) -> bool:
-    """Whether ``line`` defines ``name`` as what ``report`` misses: after a defining keyword,
-    or assigned to — a function rustc cannot find, only by a `fn` or a closure."""
+def _defines(line: str, name: str, function: bool) -> bool:
+    """Whether ``line`` defines ``name``: after a defining keyword, or assigned to — a
+    ``function`` rustc cannot find, only by a `fn` or a closure."""
     word = re.escape(name)
-    if any(m.group(1) == name for m in _RUST_FUNCTION.finditer(report)):
+    if function:
         closure = rf"\blet\s+(?:mut\s+)?{word}\s*(?::[^=]*)?=\s*(?:move\s*)?\|"
         return bool(re.search(rf"\bfn\s+{word}\b|{closure}", line))
     return bool(
@@ -64,13 +64,15 @@ def lost_definitions(
     """A note for each name ``report`` calls undefined whose defining line the change from
     ``before`` to ``after`` (path → text; None: no such file) removed."""
     notes: list[str] = []
+    functions = set(_RUST_FUNCTION.findall(report))
     for name in undefined_names(report):
+        function = name in functions
         for path in sorted(after):
             old = before.get(path)
             if old is None:
                 continue
             kept = set((after[path] or "").splitlines())
-            gone = [x for x in old.splitlines() if x not in kept and _defines(x, name, report)]
+            gone = [x for x in old.splitlines() if x not in kept and _defines(x, name, function)]
             if gone:
                 notes.append(
                     f"Your change removed `{gone[0].strip()}` from {path}, which defined "

@@ -121,10 +121,10 @@ def _problem(item: dict[str, object], tree: Path, cwd: Path, warnings: bool) -> 
                    hint, _fix(item, file))  # fmt: skip
 
 
-# suggestions rustc calls machine-applicable that change what the code computes: E0308 on
-# `vec![i as i32, j]` (a usize beside an i32) offers `vec![i as i32; j]`, j copies of i
-# (HumanEvalFix Rust-87: applied unseen, and shown as the help to follow)
-_CHANGES_MEANING = (
+# suggestions not to follow. One rustc calls machine-applicable changes what the code
+# computes: E0308 on `vec![i as i32, j]` (a usize beside an i32) offers `vec![i as i32; j]`,
+# j copies of i (HumanEvalFix Rust-87: applied unseen, and shown as the help to follow)
+_UNSOUND = (
     "replace the comma with a semicolon to create a vector",
     # a method picked by its name's spelling alone, whose parameters differ: `le` for `len`,
     # `filter` for `iter` on a `Chars` (Rust-65: the repair was told both, twice)
@@ -142,7 +142,7 @@ def _sound(child: dict[str, object], message: object) -> bool:
     said = str(child.get("message") or "")
     missing = _MISSING.search(str(message or ""))
     guessed = "similar name" in said and missing is not None and len(missing.group(1)) == 1
-    return not guessed and not any(text in said for text in _CHANGES_MEANING)
+    return not guessed and not any(text in said for text in _UNSOUND)
 
 
 def _fix(item: dict[str, object], file: str) -> tuple[tuple[int, int, int, int, str], ...]:
@@ -234,17 +234,21 @@ def _chain_changed(item: dict[str, object]) -> str:
 
 def _highlighted(span: dict[str, object]) -> str:
     """The code a one-line span marks, empty when it spans lines."""
-    texts = span.get("text")
-    if span.get("line_start") != span.get("line_end") or not isinstance(texts, list) or not texts:
+    first = _first_text(span)
+    source, start, end = first.get("text"), first.get("highlight_start"), first.get("highlight_end")
+    if span.get("line_start") != span.get("line_end"):
         return ""
-    first = texts[0]
-    if not isinstance(first, dict):
-        return ""
-    start, end = first.get("highlight_start"), first.get("highlight_end")
-    source = first.get("text")
     if not (isinstance(source, str) and isinstance(start, int) and isinstance(end, int)):
         return ""
     return source[start - 1 : end - 1].strip()
+
+
+def _first_text(span: dict[str, object]) -> dict[str, object]:
+    """The first source line rustc quotes for ``span`` (``text``, ``highlight_start``,
+    ``highlight_end``); empty when it quotes none."""
+    texts = span.get("text")
+    first = texts[0] if isinstance(texts, list) and texts else None
+    return first if isinstance(first, dict) else {}
 
 
 def _suggested_line(spans: list[dict[str, object]]) -> str:
@@ -254,8 +258,7 @@ def _suggested_line(spans: list[dict[str, object]]) -> str:
     lines = {(s.get("file_name"), s.get("line_start"), s.get("line_end")) for s in edits}
     if len(lines) != 1 or next(iter(lines))[1] != next(iter(lines))[2]:
         return ""
-    texts = edits[0].get("text")
-    source = texts[0].get("text") if isinstance(texts, list) and texts else None
+    source = _first_text(edits[0]).get("text")
     if not isinstance(source, str):
         return ""
     for span in sorted(edits, key=lambda s: int(str(s.get("column_start"))), reverse=True):
