@@ -233,6 +233,22 @@ def test_an_import_rustc_suggests_is_told_before_a_similarly_spelt_name(
     assert "`use std::cmp::min;`" in problem.hint and "main" not in problem.hint
 
 
+def test_an_import_rustc_suggests_is_also_told_as_a_path_the_standard_library_first(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    """HumanEvalFix Rust-114 again: told `use crate::cmp::min;` or `use std::cmp::min;`, a
+    repair that sends only the function back has no place for a `use` line, and called `min`
+    again; the path works inside the function."""
+    least = "use std::cmp::{self, max};\n\npub fn least(a: i64, b: i64) -> i64 {\n    cmp::min(a, max(a, b))\n}\n"
+    write({"Cargo.toml": CARGO, "src/lib.rs": least})
+    base = baseline()
+    write({"src/lib.rs": least.replace("cmp::min", "min")})
+    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    assert problem.code == "E0425"
+    assert problem.hint.index("`use std::cmp::min;`") < problem.hint.index("`use crate::cmp::min;`")
+    assert problem.hint.endswith("; or write its path where it is used: `std::cmp::min`")
+
+
 def test_a_terse_compiler_message_carries_what_its_label_says(
     write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
 ) -> None:

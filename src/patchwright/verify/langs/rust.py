@@ -199,8 +199,10 @@ def _first_help(item: dict[str, object]) -> str:
 
 
 def _imports(child: dict[str, object]) -> str:
-    """A "consider importing" help with the `use` lines it suggests (two at most); empty for
-    any other help."""
+    """A "consider importing" help with the `use` lines it suggests (two at most, the standard
+    library's first), and the path to write where the name is used — a repair that sends one
+    function back has no place for a `use` line (Rust-114 called `min` again); empty for any
+    other help."""
     text = " ".join(str(child.get("message") or "").split())
     spans = child.get("spans")
     uses = [str(s.get("suggested_replacement")).strip() for s in spans if isinstance(s, dict)
@@ -209,7 +211,11 @@ def _imports(child: dict[str, object]) -> str:
         return ""
     if not all(u.startswith("use ") and "\n" not in u for u in uses):
         return ""
-    return f"help: {text}: " + " or ".join(f"`{u}`" for u in uses[:2])
+    uses = sorted(uses, key=lambda u: not u.startswith(("use std::", "use core::")))[:2]
+    told = f"help: {text}: " + " or ".join(f"`{u}`" for u in uses)
+    path = uses[0].removeprefix("use ").removesuffix(";").strip()
+    plain = re.fullmatch(r"[A-Za-z_][\w]*(::[A-Za-z_][\w]*)+", path)
+    return f"{told}; or write its path where it is used: `{path}`" if plain else told
 
 
 _CHANGED = re.compile(r"changed to `[^`]+` here$")
