@@ -249,6 +249,35 @@ def test_an_import_rustc_suggests_is_also_told_as_a_path_the_standard_library_fi
     assert problem.hint.endswith("; or write its path where it is used: `std::cmp::min`")
 
 
+def test_a_label_that_names_what_the_message_does_not_is_told(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    """HumanEvalFix Rust-130: told "the type `[{integer}]` cannot be indexed by `i32`" and a
+    help that restates it, two repairs in a row indexed with the `i32` again; rustc's label
+    says what an index must be."""
+    tri = "pub fn tri(n: i32) -> Vec<i32> {\n    let mut s = vec![1, 3, 2];\n    for i in 3..=n as usize {\n        s.push(s[i - 1]);\n    }\n    s\n}\n"
+    write({"Cargo.toml": CARGO, "src/lib.rs": tri})
+    base = baseline()
+    write({"src/lib.rs": tri.replace(" as usize", "")})
+    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    assert problem.code == "E0277"
+    assert problem.message.endswith(": slice indices are of type `usize` or ranges of `usize`")
+
+
+def test_a_label_that_names_nothing_new_is_not_told(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> None:
+    """rustc's "cannot find value `b` in this scope" is labelled "not found in this scope";
+    the label would only repeat the message."""
+    add = "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n"
+    write({"Cargo.toml": CARGO, "src/lib.rs": add})
+    base = baseline()
+    write({"src/lib.rs": add.replace("a + b", "a + c")})
+    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    assert problem.code == "E0425"
+    assert problem.message == "cannot find value `c` in this scope"
+
+
 def test_a_terse_compiler_message_carries_what_its_label_says(
     write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
 ) -> None:

@@ -167,10 +167,22 @@ def _fix(item: dict[str, object], file: str) -> tuple[tuple[int, int, int, int, 
 def _with_label(message: str, label: object) -> str:
     """``message`` with its primary span's label where that says what the message does not:
     rustc's E0308 is only "mismatched types"; its label, "expected `&String`, found `&str`",
-    is what a repair needs (polyglot Rust grade-school's repairs were told the former only)."""
+    is what a repair needs (polyglot Rust grade-school's repairs were told the former only).
+    E0277's "the type `[{integer}]` cannot be indexed by `i32`" leaves the fix to its label,
+    "slice indices are of type `usize` …" (HumanEvalFix Rust-130: two repairs in a row indexed
+    with the `i32` again); a label that names nothing new ("not found in this scope") is not
+    told."""
     if not isinstance(label, str) or not label.strip() or label in message:
         return message
-    return f"{message}: {label.strip()}" if "`" not in message or "expected" in label else message
+    if "`" not in message or "expected" in label or _names(label) - _names(message):
+        return f"{message}: {label.strip()}"
+    return message
+
+
+def _names(text: str) -> set[str]:
+    """The identifiers quoted in ``text`` (types, items), paths and lifetimes aside."""
+    quoted = " ".join(re.findall(r"`([^`]+)`", text))
+    return set(re.findall(r"[A-Za-z]\w*", quoted))
 
 
 def _hint(item: dict[str, object]) -> str:
