@@ -19,6 +19,7 @@ import pytest
 
 from patchwright.verify import (
     Baseline,
+    Problem,
     TestsGate,
     TypesGate,
     detect_test_command,
@@ -46,6 +47,23 @@ IT = "#[test]\nfn mul_by_zero() {\n    assert_eq!(calc::mul(7, 0), 0);\n}\n"
 FILES = {"Cargo.toml": CARGO, "src/lib.rs": LIB, "tests/it.rs": IT}
 ADD = "src/lib.rs::tests::adds_two_numbers"
 DOC = "src/lib.rs::add (doc test)"
+
+
+@pytest.fixture
+def new_problem(
+    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+) -> Callable[[str, str], Problem]:
+    """The one problem `cargo check` finds new when a crate's `src/lib.rs` goes from ``before``
+    to ``after``."""
+
+    def introduce(before: str, after: str) -> Problem:
+        write({"Cargo.toml": CARGO, "src/lib.rs": before})
+        base = baseline()
+        write({"src/lib.rs": after})
+        (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+        return problem  # type: ignore[no-any-return]
+
+    return introduce
 
 
 def test_every_kind_of_test_is_named_by_its_file_and_fails_with_its_assertion(
@@ -143,29 +161,23 @@ def test_a_fix_rustc_calls_machine_applicable_is_carried_and_no_other(
 
 
 def test_a_suggestion_that_changes_what_the_code_computes_is_neither_applied_nor_told(
-    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+    new_problem: Callable[[str, str], Problem],
 ) -> None:
     """HumanEvalFix Rust-87: rustc calls `vec![i as i32; j]` for `vec![i as i32, j]` (j a
     usize) machine-applicable; it is a vector of j copies of i, not the pair."""
     pair = "pub fn pair(i: usize, j: usize) -> Vec<i32> {\n    vec![i as i32, j as i32]\n}\n"
-    write({"Cargo.toml": CARGO, "src/lib.rs": pair})
-    base = baseline()
-    write({"src/lib.rs": pair.replace("j as i32]", "j]")})
-    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    problem = new_problem(pair, pair.replace("j as i32]", "j]"))
     assert problem.code == "E0308" and problem.fix == ()
     assert "semicolon" not in problem.hint
 
 
 def test_a_help_whose_suggestion_spans_lines_is_told_without_a_mangled_line(
-    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+    new_problem: Callable[[str, str], Problem],
 ) -> None:
     """HumanEvalFix Rust-63: "consider returning a value here: `}` and `/* `i32` value */`
     on the next line" reached the repair as one broken line."""
     count = "pub fn count(n: i32) -> i32 {\n    let mut c = 0;\n    for _ in 0..n {\n        c += 1;\n    }\n    c\n}\n"
-    write({"Cargo.toml": CARGO, "src/lib.rs": count})
-    base = baseline()
-    write({"src/lib.rs": count.replace("    c\n}", "}")})
-    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    problem = new_problem(count, count.replace("    c\n}", "}"))
     assert problem.hint == "help: consider returning a value here"
 
 
@@ -186,16 +198,13 @@ def test_rustcs_similar_name_for_a_one_letter_name_is_not_told(
 
 
 def test_a_sum_of_the_wrong_item_type_is_told_where_the_chain_changed_it(
-    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+    new_problem: Callable[[str, str], Problem],
 ) -> None:
     """HumanEvalFix Rust-94: told only "the trait `Sum<u32>` is not implemented for `i32`",
     two repairs in a row sent the same `.map(|c| c.to_digit(10).unwrap()).sum()`; rustc's
     note says which call of the chain made the items `u32`."""
     digits = "pub fn digits(n: i32) -> i32 {\n    n.to_string().chars().map(|c| c.to_digit(10).unwrap() as i32).sum()\n}\n"
-    write({"Cargo.toml": CARGO, "src/lib.rs": digits})
-    base = baseline()
-    write({"src/lib.rs": digits.replace(" as i32)", ")")})
-    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    problem = new_problem(digits, digits.replace(" as i32)", ")"))
     assert problem.code == "E0277"
     assert problem.hint == (
         "help: the trait `std::iter::Sum<u32>` is not implemented for `i32`; "
@@ -204,90 +213,72 @@ def test_a_sum_of_the_wrong_item_type_is_told_where_the_chain_changed_it(
 
 
 def test_a_method_of_a_similar_name_but_other_parameters_is_not_told(
-    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+    new_problem: Callable[[str, str], Problem],
 ) -> None:
     """HumanEvalFix Rust-65: `len` and `iter` called on a `Chars`, the repair was told
     "there is a method `le` with a similar name" and "`filter`" — twice, and sent them back."""
     shift = "pub fn shift(x: i32) -> usize {\n    let digits: Vec<char> = x.to_string().chars().collect();\n    digits.len()\n}\n"
-    write({"Cargo.toml": CARGO, "src/lib.rs": shift})
-    base = baseline()
-    write({"src/lib.rs": shift.replace(": Vec<char>", "").replace(".collect()", "")})
-    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    problem = new_problem(shift, shift.replace(": Vec<char>", "").replace(".collect()", ""))
     assert problem.code == "E0599" and "`len`" in problem.message
     assert "similar name" not in problem.hint
 
 
 def test_an_import_rustc_suggests_is_told_before_a_similarly_spelt_name(
-    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+    new_problem: Callable[[str, str], Problem],
 ) -> None:
     """HumanEvalFix Rust-114: `min(a, b)` without its import was told "a function with a
     similar name exists: `main(a, b)`" — rustc's next help, `use std::cmp::min;`, went
     untold, and the repair called `min` again."""
     least = "fn main() {}\n\npub fn least(a: i64, b: i64) -> i64 {\n    std::cmp::min(a, b)\n}\n"
-    write({"Cargo.toml": CARGO, "src/lib.rs": least})
-    base = baseline()
-    write({"src/lib.rs": least.replace("std::cmp::min", "min")})
-    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    problem = new_problem(least, least.replace("std::cmp::min", "min"))
     assert problem.code == "E0425"
     assert problem.hint.startswith("help: consider importing")
     assert "`use std::cmp::min;`" in problem.hint and "main" not in problem.hint
 
 
 def test_an_import_rustc_suggests_is_also_told_as_a_path_the_standard_library_first(
-    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+    new_problem: Callable[[str, str], Problem],
 ) -> None:
     """HumanEvalFix Rust-114 again: told `use crate::cmp::min;` or `use std::cmp::min;`, a
     repair that sends only the function back has no place for a `use` line, and called `min`
     again; the path works inside the function."""
     least = "use std::cmp::{self, max};\n\npub fn least(a: i64, b: i64) -> i64 {\n    cmp::min(a, max(a, b))\n}\n"
-    write({"Cargo.toml": CARGO, "src/lib.rs": least})
-    base = baseline()
-    write({"src/lib.rs": least.replace("cmp::min", "min")})
-    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    problem = new_problem(least, least.replace("cmp::min", "min"))
     assert problem.code == "E0425"
     assert problem.hint.index("`use std::cmp::min;`") < problem.hint.index("`use crate::cmp::min;`")
     assert problem.hint.endswith("; or write its path where it is used: `std::cmp::min`")
 
 
 def test_a_label_that_names_what_the_message_does_not_is_told(
-    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+    new_problem: Callable[[str, str], Problem],
 ) -> None:
     """HumanEvalFix Rust-130: told "the type `[{integer}]` cannot be indexed by `i32`" and a
     help that restates it, two repairs in a row indexed with the `i32` again; rustc's label
     says what an index must be."""
     tri = "pub fn tri(n: i32) -> Vec<i32> {\n    let mut s = vec![1, 3, 2];\n    for i in 3..=n as usize {\n        s.push(s[i - 1]);\n    }\n    s\n}\n"
-    write({"Cargo.toml": CARGO, "src/lib.rs": tri})
-    base = baseline()
-    write({"src/lib.rs": tri.replace(" as usize", "")})
-    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    problem = new_problem(tri, tri.replace(" as usize", ""))
     assert problem.code == "E0277"
     assert problem.message.endswith(": slice indices are of type `usize` or ranges of `usize`")
 
 
 def test_a_label_that_names_nothing_new_is_not_told(
-    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+    new_problem: Callable[[str, str], Problem],
 ) -> None:
     """rustc's "cannot find value `b` in this scope" is labelled "not found in this scope";
     the label would only repeat the message."""
     add = "pub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n"
-    write({"Cargo.toml": CARGO, "src/lib.rs": add})
-    base = baseline()
-    write({"src/lib.rs": add.replace("a + b", "a + c")})
-    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    problem = new_problem(add, add.replace("a + b", "a + c"))
     assert problem.code == "E0425"
     assert problem.message == "cannot find value `c` in this scope"
 
 
 def test_a_terse_compiler_message_carries_what_its_label_says(
-    write: Callable[..., None], baseline: Callable[..., Baseline], check: Callable[..., Any]
+    new_problem: Callable[[str, str], Problem],
 ) -> None:
     """Polyglot Rust grade-school: told only "[E0308] mismatched types", three repairs in a
     row guessed at the types; rustc's label says which types."""
     names = "pub fn has(names: &[String], name: &str) -> bool {\n    names.contains(&name.to_string())\n}\n"
-    write({"Cargo.toml": CARGO, "src/lib.rs": names})
-    base = baseline()
-    write({"src/lib.rs": names.replace("&name.to_string()", "name")})
-    (problem,) = check(base, ["src/lib.rs"])["types"].new_problems
+    problem = new_problem(names, names.replace("&name.to_string()", "name"))
     assert problem.code == "E0308"
     assert problem.message == "mismatched types: expected `&String`, found `&str`"
 
