@@ -226,7 +226,7 @@ def _imports(child: dict[str, object]) -> str:
     uses = sorted(uses, key=lambda u: not u.startswith(("use std::", "use core::")))[:2]
     told = f"help: {text}: " + " or ".join(f"`{u}`" for u in uses)
     path = uses[0].removeprefix("use ").removesuffix(";").strip()
-    plain = re.fullmatch(r"[A-Za-z_][\w]*(::[A-Za-z_][\w]*)+", path)
+    plain = re.fullmatch(r"[A-Za-z_]\w*(::[A-Za-z_]\w*)+", path)
     return f"{told}; or write its path where it is used: `{path}`" if plain else told
 
 
@@ -252,10 +252,10 @@ def _chain_changed(item: dict[str, object]) -> str:
 
 def _highlighted(span: dict[str, object]) -> str:
     """The code a one-line span marks, empty when it spans lines."""
-    first = _first_text(span)
-    source, start, end = first.get("text"), first.get("highlight_start"), first.get("highlight_end")
     if span.get("line_start") != span.get("line_end"):
         return ""
+    first = _first_text(span)
+    source, start, end = first.get("text"), first.get("highlight_start"), first.get("highlight_end")
     if not (isinstance(source, str) and isinstance(start, int) and isinstance(end, int)):
         return ""
     return source[start - 1 : end - 1].strip()
