@@ -11,8 +11,9 @@ is written in the code, word for word; saying where takes the reader straight to
 
 Only string values (a number is written in too many places that have nothing to do with it),
 only where the code writes the value on a few lines (:data:`MOST_LINES`) and not the expected
-one, and never in a comment, a docstring, or a doctest. Failing that, in a small change or
-repository, the line that builds a string of the form got (``fmt.Sprintf("db%bd", n)``,
+one, and never in a comment, a docstring, or a doctest; a variant holding a value
+(``Float(0.0)``) likewise (:mod:`patchwright.agent.variant_origin`). Failing that, in a small
+change or repository, the line that builds a string of the form got (``fmt.Sprintf("db%bd", n)``,
 ``"db" + x + "d"``: :mod:`patchwright.agent.value_form`), or that writes a piece of it.
 """
 
@@ -24,6 +25,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from patchwright.agent.value_form import forms, literal_spans
+from patchwright.agent.variant_origin import where_variant_written
 
 MOST_LINES = 3  # a value written on more lines than this says nothing of where the bug is
 MOST_VALUES = 2
@@ -87,7 +89,8 @@ def where_written(
         if block and lines not in quoted:
             quoted.add(lines)
             blocks.append(block)
-    return "\n".join(blocks)
+    variants = where_variant_written(report, code, tests)
+    return "\n".join([*blocks, *variants][:MOST_VALUES])
 
 
 def _whole(pair: _Pair, code: Mapping[str, str | None]) -> str:
