@@ -72,3 +72,13 @@ def test_pytest_compares_a_variant_too() -> None:
         "The test got `Fraction(1, 3)` where it expected `Fraction(1, 2)`; the code writes "
         "`Fraction(1, 3)` here:\n- frac.py:4: `return Fraction(1, 3)`"
     )
+
+
+def test_a_line_that_writes_through_a_reference_is_code_not_a_comment() -> None:
+    code = {
+        "src/lib.rs": "/**\n * Some(3) is never returned\n */\nfn f(out: &mut Option<i32>) {\n    *out = Some(3);\n}\n"
+    }
+    assert where_variant_written("  left: Some(3)\n right: Some(4)\n", code) == [
+        "The failed check compared `Some(3)` with `Some(4)`; the code writes `Some(3)` here:\n"
+        "- src/lib.rs:5: `*out = Some(3);`"
+    ]

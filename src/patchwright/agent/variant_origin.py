@@ -30,7 +30,7 @@ _SIDES = (
     re.compile(r"left: ([^\n]+)\n\s*right: ([^\n]+)"),
     re.compile(r"\bassert ([^\n=]+) == ([^\n]+)"),
 )
-_COMMENT = ("//", "#", "/*", "*", "--")
+_COMMENT = ("//", "#", "--")  # block comments are blanked out first: `*out = …` is code
 _BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
 
 
