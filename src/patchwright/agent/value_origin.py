@@ -24,13 +24,12 @@ import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
+from patchwright.agent.searched_code import MOST_LINES, searched_text
 from patchwright.agent.value_form import forms, literal_spans
 from patchwright.agent.variant_origin import where_variant_written
 
-MOST_LINES = 3  # a value written on more lines than this says nothing of where the bug is
 MOST_VALUES = 2
 FRAGMENT_FILES = 5  # part of a value is looked for in this many files at most
-LARGEST = 200_000  # characters: a file larger than this is not searched
 _STR = r"(\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*')"
 # (expected, got): testify, jest, the "expected …, got …" of hand-written messages
 _EXPECTED_FIRST = (
@@ -54,7 +53,6 @@ _SIDES = (
 # a list of one string (Go's slice, Rust's vector or array, Python's and JavaScript's list)
 _ONE_STRING = re.compile(rf"(?:\[\]string\{{|\[){_STR}(?:\}}|\])")
 _COMMENT = ("//", "#", "/*", "*", "--", ">>>")
-_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
 
 
 @dataclass(frozen=True)
@@ -209,12 +207,10 @@ def _written(content: str | None, code: Mapping[str, str | None]) -> list[tuple[
 def _code_lines(path: str, text: str | None) -> Iterator[tuple[int, str]]:
     """The numbered lines of a file, stripped, that may write a string: not in a comment, a
     docstring or a doctest, and not a line that is one string alone (a doctest's output)."""
-    if text is None or len(text) > LARGEST:
+    text = searched_text(path, text)
+    if text is None:
         return
-    python = path.endswith(".py")
-    skipped = _docstring_lines(text) if python else set()
-    if not python:  # a block comment, its lines kept
-        text = _BLOCK_COMMENT.sub(lambda m: "\n" * m[0].count("\n"), text)
+    skipped = _docstring_lines(text) if path.endswith(".py") else set()
     for n, line in enumerate(text.splitlines(), 1):
         stripped = line.strip()
         if n in skipped or stripped.startswith(_COMMENT) or not any(q in line for q in "\"'`"):

@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Mapping
 
-MOST_LINES = 3
-LARGEST = 200_000  # characters: a file larger than this is not searched
+from patchwright.agent.searched_code import MOST_LINES, searched_text
+
 # `Float(0.0)`, `Some((1, 2))`, `Err("empty")`: a capitalised name and what it holds
 _VARIANT = re.compile(r"[A-Z]\w*\((?:[^()\n]|\([^()\n]*\))+\)")
 # the sides of a failed check: Rust's left and right, pytest's `assert a == b`
@@ -31,7 +31,6 @@ _SIDES = (
     re.compile(r"\bassert ([^\n=]+) == ([^\n]+)"),
 )
 _COMMENT = ("//", "#", "--")  # block comments are blanked out first: `*out = …` is code
-_BLOCK_COMMENT = re.compile(r"/\*.*?\*/", re.S)
 
 
 def where_variant_written(
@@ -42,16 +41,19 @@ def where_variant_written(
     lines quoted (where it writes the expected variant too, what is wrong is which it gives,
     not the value). The side the ``tests`` write is the one expected; when they write neither
     or both, the check is said to compare the two."""
+    pairs = [(got, other) for got, other in _pairs(report) if _VARIANT.fullmatch(got)]
+    if not pairs:  # most reports: no file is read
+        return []
     blocks: list[str] = []
-    for got, other in _pairs(report):
-        named = bool(_written(other, tests or {}))
-        if _written(got, tests or {}) or not _VARIANT.fullmatch(got):
+    code_lines, test_lines = _lines(code), _lines(tests or {})
+    for got, other in pairs:
+        if _written(got, test_lines):
             continue  # the tests write it: it is the value expected
-        found = _written(got, code)
-        both = _VARIANT.fullmatch(other) and _written(other, code)
+        found = _written(got, code_lines)
+        both = _VARIANT.fullmatch(other) and _written(other, code_lines)
         if not found or len(found) > MOST_LINES or both:
             continue  # with both written, what is wrong is which one it gives
-        head = (f"The test got `{got}` where it expected `{other}`" if named
+        head = (f"The test got `{got}` where it expected `{other}`" if _written(other, test_lines)
                 else f"The failed check compared `{got}` with `{other}`")  # fmt: skip
         block = "\n".join([f"{head}; the code writes `{got}` here:", *found])
         if block not in blocks:
@@ -67,20 +69,23 @@ def _pairs(report: str) -> Iterator[tuple[str, str]]:
             yield right, left
 
 
-def _written(value: str, code: Mapping[str, str | None]) -> list[str]:
-    """``- path:n: `line` `` for each line of ``code`` outside comments that writes ``value``
-    (``RtnType::Float(0.0)`` writes ``Float(0.0)``; ``MyFloat(0.0)`` does not)."""
+def _lines(files: Mapping[str, str | None]) -> list[tuple[str, int, str]]:
+    """``(path, line number, line)``, stripped, for each line of ``files`` outside comments."""
+    found: list[tuple[str, int, str]] = []
+    for path, text in sorted(files.items()):
+        text = searched_text(path, text)
+        for n, line in enumerate((text or "").splitlines(), 1):
+            stripped = line.strip()
+            if stripped and not stripped.startswith(_COMMENT):
+                found.append((path, n, stripped))
+    return found
+
+
+def _written(value: str, lines: list[tuple[str, int, str]]) -> list[str]:
+    """``- path:n: `line` `` for each of ``lines`` that writes ``value`` (``RtnType::Float(0.0)``
+    writes ``Float(0.0)``; ``MyFloat(0.0)`` does not)."""
     if not value:
         return []
     pattern = re.compile(rf"(?<![\w\"']){re.escape(value)}(?![\w\"'])")
-    found: list[str] = []
-    for path, text in sorted(code.items()):
-        if text is None or len(text) > LARGEST or value not in text:
-            continue
-        if not path.endswith(".py"):
-            text = _BLOCK_COMMENT.sub(lambda m: "\n" * m[0].count("\n"), text)
-        for n, line in enumerate(text.splitlines(), 1):
-            stripped = line.strip()
-            if not stripped.startswith(_COMMENT) and pattern.search(stripped):
-                found.append(f"- {path}:{n}: `{stripped}`")
-    return found
+    return [f"- {path}:{n}: `{line}`" for path, n, line in lines if value in line
+            and pattern.search(line)]  # fmt: skip
