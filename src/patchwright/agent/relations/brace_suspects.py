@@ -45,6 +45,16 @@ def _code(text: str, span: Span) -> str:
     return "\n".join([*leading, textwrap.dedent(span_text(text, span, leading=False))])
 
 
+def function_at(path: str, text: str, line: int) -> tuple[str, str] | None:
+    """The name and source (dedented) of the innermost function of ``text`` (the file
+    ``path``) whose lines hold the 1-based ``line`` and whose name the file holds once."""
+    around = [s for s in _functions(path, text) if s.head <= line - 1 < s.stop]
+    if not around:
+        return None
+    span = min(around, key=lambda s: s.stop - s.start)
+    return span.name, _code(text, span)
+
+
 def _one(spans: Iterable[Span], names: set[str]) -> Span | None:
     named = [s for s in spans if s.name in names]
     return named[0] if len(named) == 1 else None

@@ -45,6 +45,7 @@ class Suspect:
     says: str = ""  # what the assertion said
     flagged: tuple[str, ...] = ()  # or: the lint or type findings inside it, rendered
     path: str = ""  # the file that holds the function
+    caller: str = ""  # the function the test runs, when the bug is in one it calls
 
 
 def _used(node: ast.AST) -> set[str]:

@@ -27,6 +27,7 @@ from patchwright.agent.pipeline_options import Refocus
 from patchwright.agent.pointed_lines import brief
 from patchwright.agent.prompts import render
 from patchwright.agent.relations.brace_suspects import find_brace_suspects, is_brace_stub
+from patchwright.agent.relations.helper_suspect import helper_suspect
 from patchwright.agent.relations.pycode import FUNCTIONS, functions, is_stub, source
 from patchwright.agent.relations.suspects import MAX_LINES, Suspect, find_suspects
 from patchwright.agent.task.prepare import Groundwork, required_tests
@@ -57,11 +58,12 @@ def refocus_for(
     suspect = found[0]
     python = suspect.path.endswith(".py")
     text = ground.texts[suspect.path].rstrip("\n")
+    origin = where_written(suspect.says or ground.failures, {suspect.path: text},
+                           {p: ground.texts.get(p) for p in ground.protected})  # fmt: skip
+    suspect = helper_suspect(suspect, origin, text) or suspect
     args = {"path": suspect.path, "lang": fence_lang(suspect.path), "task": task,
             "runner": "pytest" if python else "the test run",
-            "doc": "docstring" if python else "comment",
-            "origin": where_written(suspect.says or ground.failures, {suspect.path: text},
-                                    {p: ground.texts.get(p) for p in ground.protected})}  # fmt: skip
+            "doc": "docstring" if python else "comment", "origin": origin}  # fmt: skip
     system = render("system", fmt="function")
     messages: tuple[Message, ...] = (
         {"role": "system", "content": system},
