@@ -180,6 +180,15 @@ def usage_figures(calls: list[Call]) -> dict[str, Any]:
     }
 
 
+def _cpu_seconds(pid: int) -> float | None:
+    """The CPU time (user and system) process ``pid`` has used, from /proc; None elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def drafting(lookup: int) -> str:
     """How the server decodes, as the rows record it."""
     return f"prompt lookup ({lookup} tokens)" if lookup else "no speculation"
@@ -278,6 +287,17 @@ class LlamaServer:
         :meth:`UsageLog.wait_idle`) and a one-token completion comes back."""
         self.usage.read()
         return not self.usage.open_calls and self.answers()
+
+    def busy(self, window: float = 2.0) -> bool:
+        """Whether the server process spends at least a quarter of a core over ``window``
+        seconds — generating (a killed client's completion, say), not hung: the hang seen
+        (:meth:`answers`) left the CPU idle."""
+        if self.proc is None or self.proc.poll() is not None:
+            return False
+        first = _cpu_seconds(self.proc.pid)
+        time.sleep(window)
+        last = _cpu_seconds(self.proc.pid)
+        return first is not None and last is not None and last - first >= window / 4
 
     def restart(self) -> None:
         """A new server process on a new port (the old one killed)."""
