@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from patchwright.agent.check_moves import check_moved
+from patchwright.agent.check_moves import check_moved, stopped_later
 
 
 def report(line: int, code: str, *tests: str) -> str:
@@ -43,3 +43,10 @@ def test_a_go_or_javascript_test_goes_on_past_a_failed_check_so_its_moves_say_no
     for name in ("calc_test.go", "main.test.js"):
         other = BEFORE.replace("src/tests.rs", name)
         assert check_moved(other, other.replace(f"{name}:8", f"{name}:5")) == ""
+
+
+def test_the_later_line_a_test_got_to_is_its_progress() -> None:
+    later = report(11, "assert_eq!(prime_fib(6), 233);", "src/lib.rs::tests::test_prime_fib")
+    earlier = report(5, "assert_eq!(prime_fib(1), 2);", "src/lib.rs::tests::test_prime_fib")
+    assert stopped_later(BEFORE, later) == 11
+    assert [stopped_later(BEFORE, r) for r in (earlier, BEFORE, "")] == [None, None, None]

@@ -47,17 +47,32 @@ def _stop(report: str) -> tuple[str, str, int, str] | None:
     return tests.pop(), point["path"], int(point["line"]), point["code"].strip()
 
 
+def _moved(before: str, after: str) -> tuple[str, int, int, str] | None:
+    """``(test file, line before, line now, code now)`` when the one failing test of a Rust
+    or Python report stops at another line of the same test after the change than before."""
+    old, new = _stop(before), _stop(after)
+    if old is None or new is None or old[:2] != new[:2] or old[2] == new[2]:
+        return None
+    if not old[1].endswith((".rs", ".py")):  # a check that fails and goes on: no order
+        return None
+    return old[1], old[2], new[2], new[3]
+
+
+def stopped_later(before: str, after: str) -> int | None:
+    """The line the failing test stops at after the change, when it is a later one than
+    before it (the change got further); else None."""
+    moved = _moved(before, after)
+    return moved[2] if moved is not None and moved[2] > moved[1] else None
+
+
 def check_moved(before: str, after: str) -> str:
     """A sentence on how the failing test's stopping place moved from ``before`` (the report
     before any change) to ``after`` (the rejected change's); empty when it did not, or when
     either report is not one failing test stopped at one line."""
-    old, new = _stop(before), _stop(after)
-    if old is None or new is None or old[:2] != new[:2] or old[2] == new[2]:
+    moved = _moved(before, after)
+    if moved is None:
         return ""
-    if not old[1].endswith((".rs", ".py")):  # a check that fails and goes on: no order
-        return ""
-    _, path, was, _ = old
-    _, _, now, code = new
+    path, was, now, code = moved
     if now < was:
         return (f"Your change broke `{code}` ({path}:{now}): the code as it was passed that "
                 f"check (the test stopped at line {was} before the change). Keep what the "

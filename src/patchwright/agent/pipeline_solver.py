@@ -94,8 +94,8 @@ class PipelineSolver:
     sample_next: bool = False  # the next request is a new conversation's first: sample it
     refused: str | None = None  # the read-only file the last reply began to rewrite
     looped: str | None = None  # what the last reply repeated over and over, when it looped
-    closer: tuple[int, int] | None = None  # the last rejected change fixed most checks
-    close_at: tuple[int, int] | None = None  # how close the change this iteration repairs came
+    closer: tuple[str, int] | None = None  # the last rejected change's progress (Repair.progress)
+    close_at: tuple[str, int] | None = None  # the progress of the change this iteration repairs
     exchange: list[Message] = field(default_factory=list)  # the last request as sent, its reply
 
     def solve(self, opts: SolveOptions) -> StrategyResult:
@@ -391,9 +391,11 @@ class PipelineSolver:
         repair = repair_for(check, opts, self._goal(opts), files, self.pending_notes, tests)
         self.pending_notes.clear()
         self.last_failure = repair.report  # a fresh start is told this, without the change
-        # a close change is repaired where it was made while each repair comes closer
-        closer, before = repair.closer, self.close_at
-        self.closer = closer if before is None or (closer and closer[0] > before[0]) else None
+        # a close change (or one whose failing test got further: Rust-161) is repaired where
+        # it was made while each repair comes closer
+        closer, before = repair.progress, self.close_at
+        self.closer = (closer if before is None or (closer and closer[0] == before[0]
+                                                   and closer[1] > before[1]) else None)  # fmt: skip
         self.messages.append({"role": "user", "content": repair.prompt})
         self.actions.append({"iteration": iteration, "gates": why, "summary": check.summary})
         self.on_step(self.history, self.actions)

@@ -7,7 +7,8 @@ deleted that the code still uses — and, apart from what failed, how the edit w
 import it added, say: polyglot Go octal's was listed under "What failed:"). A change that made
 most of the failing checks pass is told how close it came (``progress.closing_in``), so that
 its repair keeps what it fixed; one whose failing test now stops at another check than before
-is told which way it moved (``check_moves``).
+is told which way it moved (``check_moves``). Either kind of progress keeps the change's
+conversation for its repair (``pipeline_solver``).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from patchwright.agent.check_moves import check_moved
+from patchwright.agent.check_moves import check_moved, stopped_later
 from patchwright.agent.checker import Check
 from patchwright.agent.pipeline_options import SolveOptions
 from patchwright.agent.pointed_lines import rejection_report
@@ -31,6 +32,15 @@ class Repair:
     prompt: str
     report: str
     closer: tuple[int, int] | None
+    further: int | None = None  # the later line the failing test now stops at
+
+    @property
+    def progress(self) -> tuple[str, int] | None:
+        """How far the change came, to compare with another change's of the same kind: the
+        checks it made pass, or the line its failing test got to."""
+        if self.closer is not None:
+            return "checks", self.closer[0]
+        return None if self.further is None else ("line", self.further)
 
 
 def repair_for(
@@ -49,6 +59,7 @@ def repair_for(
     closer = (closing_in(opts.failures, report) or _fewer_failing(check, opts.required)
               if check.gates_ok else None)  # fmt: skip
     moved = check_moved(opts.failures, report) if check.gates_ok else ""
+    further = stopped_later(opts.failures, report) if check.gates_ok and not closer else None
     prompt = render(
         "repair",
         task=goal,
@@ -60,7 +71,7 @@ def repair_for(
         definition=opts.definition,
         closer=closer,
     )
-    return Repair(prompt, report, closer)
+    return Repair(prompt, report, closer, further)
 
 
 def _fewer_failing(check: Check, required: Sequence[str]) -> tuple[int, int] | None:
