@@ -249,6 +249,25 @@ def test_an_import_rustc_suggests_is_also_told_as_a_path_the_standard_library_fi
     assert problem.hint.endswith("; or write its path where it is used: `std::cmp::min`")
 
 
+def test_a_missing_name_from_a_module_the_file_already_imports_from_is_imported(
+    new_problem: Callable[[str, str], Problem],
+) -> None:
+    """HumanEvalFix Rust-163: `use std::{cmp::{max, self}}` and a repair that called `min`,
+    three times, told the import and the path, while it could send only the function back.
+    The standard library's candidate is the fix; a module the file does not use stays a hint
+    (``max(v)`` above)."""
+    least = "use std::{cmp::{max, self}};\n\npub fn least(a: i64, b: i64) -> i64 {\n    cmp::min(a, max(a, b))\n}\n"
+    problem = new_problem(least, least.replace("cmp::min", "min"))
+    assert problem.code == "E0425"
+    ((_, _, _, _, text),) = problem.fix
+    assert text.strip() == "use std::cmp::min;"
+    other = "use std::collections::HashMap;\n\npub fn n(m: &HashMap<i32, i32>) -> usize {\n    m.len()\n}\n"
+    problem = new_problem(
+        other, other.replace("m.len()", "m.len() + std::mem::size_of::<i32>() + swap(1)")
+    )
+    assert problem.code == "E0425" and problem.fix == ()
+
+
 def test_a_label_that_names_what_the_message_does_not_is_told(
     new_problem: Callable[[str, str], Problem],
 ) -> None:

@@ -234,6 +234,23 @@ def test_a_rust_compile_error_the_compiler_knows_the_fix_of_is_fixed_without_a_r
     ]
 
 
+def test_a_missing_import_from_a_module_the_file_uses_is_added_without_a_reply(
+    tmp_path: Path, script: Script, shop: Any
+) -> None:
+    """HumanEvalFix Rust-163: the file imported `max` from `std::cmp`, three replies called
+    `min` without importing it, and each was refused at the types gate. rustc's import is
+    added, said, and the change's tests run."""
+    repo, (path, _, _, _, _) = _repo("rust", tmp_path, shop)
+    text = (
+        "use std::cmp::max;\n\npub fn add(a: i32, b: i32) -> i32 {\n    max(a, b) + min(a, b)\n}\n"
+    )
+    code, out = shop.run(repo, TASK, script([f"{path}\n```rust\n{text}```\n", "fix: add"]),
+                         "--test-cmd", "cargo test --offline", "--max-iter", "1")  # fmt: skip
+    assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
+    assert "use std::cmp::min;" in (repo / path).read_text()
+    assert any("fixed [E0425] cannot find function `min`" in n for n in out["notes"])
+
+
 CHECK_JS = (
     "const assert = require('node:assert');\nconst { add } = require('../src/calc');\n\n"
     "assert.strictEqual(add(2, 3), 5);\n"
