@@ -282,11 +282,24 @@ class LlamaServer:
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             return False
 
-    def ready(self) -> bool:
-        """Idle and answering: no completion left open (a killed client's included, after
-        :meth:`UsageLog.wait_idle`) and a one-token completion comes back."""
+    def state(self) -> str:
+        """``ready`` (a one-token completion comes back), ``busy`` (none does, or a completion
+        is still open, and the process is generating: a killed client's completion) or
+        ``hung`` (none comes back and the process is idle). A completion a killed client left
+        open may never log its end (the server drops a stream whose client is gone): once a
+        probe is answered, nothing is in progress — the server runs one completion at a time
+        — and those are forgotten."""
         self.usage.read()
-        return not self.usage.open_calls and self.answers()
+        if self.usage.open_calls and self.busy():
+            return "busy"
+        if self.answers():
+            self.usage.open_calls.clear()
+            return "ready"
+        return "busy" if self.busy() else "hung"
+
+    def ready(self) -> bool:
+        """Answering (:meth:`state`)."""
+        return self.state() == "ready"
 
     def busy(self, window: float = 2.0) -> bool:
         """Whether the server process spends at least a quarter of a core over ``window``

@@ -92,9 +92,11 @@ class Bench:
         """The task's row; run again on a restarted server when the server stopped answering
         (a hung server stalls the tool to its time limit: that says nothing of the tool)."""
         row = self._run_once(tool, task)
-        if self.server is None or self.server.ready():
+        state = "ready" if self.server is None else self.server.state()
+        if state == "ready":
             return row
-        if self.server.busy():
+        assert self.server is not None
+        if state == "busy":
             # still generating the completion the tool gave up on when it ran out of time:
             # the server answered all along, so the row is the tool's own (Aider's Rust-159:
             # four calls took 393 s of its 600, the fifth prefilled 5,039 tokens at 40/s)
