@@ -256,7 +256,7 @@ def test_a_missing_name_from_a_module_the_file_already_imports_from_is_imported(
     three times, told the import and the path, while it could send only the function back.
     The standard library's candidate is the fix; a module the file does not use stays a hint
     (``max(v)`` above)."""
-    least = "use std::{cmp::{max, self}};\n\npub fn least(a: i64, b: i64) -> i64 {\n    cmp::min(a, max(a, b))\n}\n"
+    least = "fn main() {}\n\nuse std::{cmp::{max, self}};\n\npub fn least(a: i64, b: i64) -> i64 {\n    cmp::min(a, max(a, b))\n}\n"
     problem = new_problem(least, least.replace("cmp::min", "min"))
     assert problem.code == "E0425"
     ((_, _, _, _, text),) = problem.fix

@@ -154,21 +154,34 @@ def _fix(item: dict[str, object], file: str, source: Path) -> Replacements:
     import it suggests where the file already imports from that module
     (:func:`_import_fix`); empty when there is none."""
     children = item.get("children")
-    for child in children if isinstance(children, list) else []:
-        if not isinstance(child, dict) or not _sound(child, item.get("message")):
+    helps = [c for c in children if isinstance(c, dict)] if isinstance(children, list) else []
+    imports = [_edits(c) for c in helps if str(c.get("message")).startswith("consider importing")]
+    if imports and (made := _import_fix(imports[0], file, source)):
+        return made  # before a similar name (`main` for `min`: Rust-163), as told (_first_help)
+    for child in helps:
+        if not _sound(child, item.get("message")):
             continue
-        spans = [s for s in child.get("spans") or [] if isinstance(s, dict)]
-        edits = [s for s in spans if isinstance(s.get("suggested_replacement"), str)]
+        edits = _edits(child)
         if not edits:
             continue
-        if str(child.get("message") or "").startswith("consider importing"):
-            return _import_fix(edits, file, source)
         if any(s.get("suggestion_applicability") != "MachineApplicable"
                or s.get("file_name") != file for s in edits):  # fmt: skip
             return ()
-        return tuple((int(s["line_start"]), int(s["column_start"]), int(s["line_end"]),
-                      int(s["column_end"]), str(s["suggested_replacement"])) for s in edits)  # fmt: skip
+        return tuple(map(_replacement, edits))
     return ()
+
+
+def _replacement(span: dict[str, object]) -> tuple[int, int, int, int, str]:
+    """A suggestion's span as ``(line, column, end line, end column, text)``."""
+    at = (span["line_start"], span["column_start"], span["line_end"], span["column_end"])
+    first, col, last, end = (int(str(x)) for x in at)
+    return first, col, last, end, str(span["suggested_replacement"])
+
+
+def _edits(child: dict[str, object]) -> list[dict[str, object]]:
+    """The spans of a suggestion ``child`` that say what to write."""
+    spans = [s for s in child.get("spans") or [] if isinstance(s, dict)]  # type: ignore[attr-defined]
+    return [s for s in spans if isinstance(s.get("suggested_replacement"), str)]
 
 
 def _import_fix(edits: list[dict[str, object]], file: str, source: Path) -> Replacements:
@@ -190,10 +203,7 @@ def _import_fix(edits: list[dict[str, object]], file: str, source: Path) -> Repl
         return ()
     if len(parts) < 3 or not re.search(rf"^\s*(?:pub\s+)?use\b[^;]*\b{parts[-2]}\b", text, re.M):
         return ()
-    s = std[0]
-    at = (int(str(s["line_start"])), int(str(s["column_start"])),
-          int(str(s["line_end"])), int(str(s["column_end"])))  # fmt: skip
-    return ((*at, str(s["suggested_replacement"])),)
+    return (_replacement(std[0]),)
 
 
 def _with_label(message: str, label: object) -> str:
