@@ -391,11 +391,8 @@ class PipelineSolver:
         repair = repair_for(check, opts, self._goal(opts), files, self.pending_notes, tests)
         self.pending_notes.clear()
         self.last_failure = repair.report  # a fresh start is told this, without the change
-        # a close change (or one whose failing test got further: Rust-161) is repaired where
-        # it was made while each repair comes closer
-        closer, before = repair.progress, self.close_at
-        self.closer = (closer if before is None or (closer and closer[0] == before[0]
-                                                   and closer[1] > before[1]) else None)  # fmt: skip
+        # a close change (or one that got further: Rust-161) is repaired where it was made
+        self.closer = repair.progress if repair.came_closer(self.close_at) else None
         self.messages.append({"role": "user", "content": repair.prompt})
         self.actions.append({"iteration": iteration, "gates": why, "summary": check.summary})
         self.on_step(self.history, self.actions)

@@ -42,6 +42,15 @@ class Repair:
             return "checks", self.closer[0]
         return None if self.further is None else ("line", self.further)
 
+    def came_closer(self, before: tuple[str, int] | None) -> bool:
+        """Whether the change made progress (``before``: that of the change it repaired, if
+        any), and more of the same kind than that one: its repair stays in its conversation
+        while each comes closer."""
+        now = self.progress
+        if before is None or now is None:
+            return now is not None
+        return now[0] == before[0] and now[1] > before[1]
+
 
 def repair_for(
     check: Check,

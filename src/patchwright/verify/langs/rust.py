@@ -155,8 +155,10 @@ def _fix(item: dict[str, object], file: str, source: Path) -> Replacements:
     (:func:`_import_fix`); empty when there is none."""
     children = item.get("children")
     helps = [c for c in children if isinstance(c, dict)] if isinstance(children, list) else []
-    imports = [_edits(c) for c in helps if str(c.get("message")).startswith("consider importing")]
-    if imports and (made := _import_fix(imports[0], file, source)):
+    imports = next(
+        (c for c in helps if str(c.get("message")).startswith("consider importing")), None
+    )
+    if imports is not None and (made := _import_fix(_edits(imports), file, source)):
         return made  # before a similar name (`main` for `min`: Rust-163), as told (_first_help)
     for child in helps:
         if not _sound(child, item.get("message")):
