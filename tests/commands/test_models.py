@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -157,20 +158,45 @@ def test_servers_that_cannot_serve_are_explained(
     assert "vllm-secret" not in result.stdout
 
 
-def test_silent_servers_cost_one_short_timeout(
+def _hold_until(listener: socket.socket, count: int, held: list[int]) -> None:
+    """Accept connections and answer none of them until ``count`` are open at once, then
+    close them all. ``held`` gets the number open after each accept; a connection its client
+    gave up on (timed out and closed) no longer counts."""
+    import select
+
+    conns: list[socket.socket] = []
+    deadline = time.monotonic() + 30
+    while len(conns) < count and time.monotonic() < deadline:
+        ready, _, _ = select.select([listener, *conns], [], [], 0.1)
+        for sock in ready:
+            if sock is listener:
+                conns.append(listener.accept()[0])
+                held.append(len(conns))
+            elif not sock.recv(4096):  # the client closed it
+                conns.remove(sock)
+                sock.close()
+    for conn in conns:
+        conn.close()
+
+
+def test_silent_servers_are_probed_at_once(
     clean_env: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import socket
-
-    with socket.socket() as silent:  # accepts connections (backlog) but never answers
+    """Four servers that accept and never answer are waited on together, not one after
+    another: the fake server lets go only once all four probes are connected at the same time,
+    which a probe-after-probe survey could never reach (each would time out alone)."""
+    names = ("LMSTUDIO", "VLLM", "LLAMACPP", "OLLAMA")
+    held: list[int] = []
+    with socket.socket() as silent:
         silent.bind(("127.0.0.1", 0))
         silent.listen(8)
         url = f"http://127.0.0.1:{silent.getsockname()[1]}/v1"
-        for name in ("LMSTUDIO", "VLLM", "LLAMACPP", "OLLAMA"):
+        for name in names:
             monkeypatch.setenv(f"PATCHWRIGHT_{name}_BASE_URL", url)
-        start = time.monotonic()
+        holder = threading.Thread(target=_hold_until, args=(silent, len(names), held))
+        holder.start()
         result = CliRunner().invoke(app, ["models", "--json"])
-        elapsed = time.monotonic() - start
+        holder.join()
     assert result.exit_code == 0
     assert all(not r["usable"] for s, r in rows(result.stdout).items() if s.startswith("vllm:"))
-    assert elapsed < 2.5  # probed in parallel: about one 0.3 s timeout, not four
+    assert max(held) == len(names)
