@@ -3,8 +3,6 @@ sized to each request (the /v1 endpoint would ignore it), streaming, tools, faul
 
 from __future__ import annotations
 
-import time
-
 import pytest
 from llm_fakeserver import FakeServer, stop_after
 
@@ -82,10 +80,8 @@ def test_faults_are_retried(fake: FakeServer) -> None:
 
 def test_server_down_says_how_to_start_it() -> None:
     model = make_model("ollama:qwen2.5-coder", base_urls={"ollama": "http://127.0.0.1:9/v1"})
-    start = time.monotonic()
     with pytest.raises(ProviderError) as info:
         model.complete(HELLO)
-    assert time.monotonic() - start < 5
     assert info.value.kind == "unreachable"
     assert "http://127.0.0.1:9" in str(info.value)
     assert "ollama serve" in str(info.value) and "ollama pull qwen2.5-coder" in str(info.value)

@@ -165,10 +165,8 @@ def test_everything_cooling_without_fallback_says_what_to_do(fake: FakeServer) -
 
 def test_server_down_names_the_url_and_is_not_retried() -> None:
     model = make_model("openai-compat:http://127.0.0.1:9/v1#qwen")
-    start = time.monotonic()
     with pytest.raises(ProviderError) as info:
         model.complete(HELLO)
-    assert time.monotonic() - start < 5
     assert info.value.kind == "unreachable"
     assert "http://127.0.0.1:9/v1" in str(info.value)
     assert model.totals.attempts == 1
