@@ -150,14 +150,6 @@ class UsageLog:
                 )
             )
 
-    def wait_idle(self, timeout: float = 120.0) -> None:
-        """Until no completion is in progress (a killed client's last one included)."""
-        deadline = time.monotonic() + timeout
-        self.read()
-        while self.open_calls and time.monotonic() < deadline:
-            time.sleep(0.2)
-            self.read()
-
     def between(self, start: float, end: float) -> list[Call]:
         self.read()
         return [c for c in self.calls if start <= c.t < end]
@@ -296,6 +288,18 @@ class LlamaServer:
             self.usage.open_calls.clear()
             return "ready"
         return "busy" if self.busy() else "hung"
+
+    def settle(self, timeout: float = 120.0) -> None:
+        """Until no completion is in progress: a killed client's last one runs to its end,
+        while one the server dropped (its end never logged, the process idle) is forgotten
+        at once rather than waited on for ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        self.usage.read()
+        while self.usage.open_calls and time.monotonic() < deadline:
+            generating = self.busy()
+            self.usage.read()
+            if self.usage.open_calls and not generating:
+                self.usage.open_calls.clear()
 
     def ready(self) -> bool:
         """Answering (:meth:`state`)."""

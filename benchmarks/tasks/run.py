@@ -143,7 +143,7 @@ class Bench:
             else:
                 row = run_patchwright(task, repo, args, self.model, self.keep(tool, task))
             if self.server is not None:
-                self.server.usage.wait_idle()
+                self.server.settle()
                 row |= usage_figures(self.server.usage.between(began, time.time()))
                 row["token_source"] = "server"
             else:
