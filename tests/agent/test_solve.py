@@ -483,7 +483,7 @@ def test_a_reply_that_begins_by_rewriting_the_tests_is_stopped_there_and_told_wh
     assert not any("def test_" in m["content"] for m in messages if m["role"] == "assistant")
     asked = [m["content"] for m in messages if m["role"] == "user"][-1]
     assert asked.endswith(
-        "Your reply began to rewrite tests/test_pricing.py and was stopped there: it holds the "
+        "Your last reply (not kept here) began to rewrite tests/test_pricing.py and was stopped there: it holds the "
         "tests the task must make pass and cannot be edited. Change the code in shop/pricing.py "
         "or shop/__init__.py instead."
     )

@@ -187,7 +187,7 @@ def test_an_unchanged_reply_is_not_kept_in_the_history_to_be_copied() -> None:
     assert [m["role"] for m in s.messages] == ["system", "user", "assistant"]
     request = s.messages[1]["content"]
     assert OPTS.task in request
-    assert "leaves every file exactly as it was" in request and "add(2, 3) == 5" in request
+    assert "left every file exactly as it was" in request and "add(2, 3) == 5" in request
     assert s.messages[2]["content"] == FIXED
 
 
@@ -200,7 +200,7 @@ def test_an_echo_is_told_that_what_fails_is_above_when_the_request_shows_it() ->
     result = s.solve(replace(OPTS, failures=BASELINE))
     assert result.outcome == "solved"
     request = s.messages[1]["content"]
-    assert "leaves every file exactly as it was" in request and "What fails is above." in request
+    assert "left every file exactly as it was" in request and "What fails is above." in request
     assert request.count("got -1") == 1  # the failing test once, not again in the feedback
 
 
@@ -219,8 +219,8 @@ def test_a_fresh_start_sends_the_first_request_as_it_was_before_an_echo_joined_i
     assert [m["role"] for m in s.messages] == ["system", "user", "assistant"]
     fresh = s.messages[1]["content"]
     assert fresh.startswith("task\n\nAn earlier answer to this was tried and failed:")
-    assert "leaves every file" not in fresh  # of a reply this conversation does not hold
-    assert "leaves every file" in s.history[1]["content"]  # the first conversation kept it
+    assert "left every file" not in fresh  # of a reply this conversation does not hold
+    assert "left every file" in s.history[1]["content"]  # the first conversation kept it
 
 
 @dataclass
@@ -274,7 +274,7 @@ def test_code_left_as_it_was_is_told_the_baselines_failure_not_the_last_rejectio
     result = s.solve(replace(OPTS, failures=BASELINE, max_iter=2))
     assert (result.outcome, result.iterations) == ("solved", 2)
     echo = s.messages[-2]["content"]  # the repair request, the echo's feedback joined on
-    told = echo.split("leaves every file exactly as it was")[1]
+    told = echo.split("left every file exactly as it was")[1]
     assert BASELINE in told and "not a sum" not in told
 
 
@@ -293,7 +293,7 @@ def test_each_echo_replaces_the_last_ones_feedback_instead_of_piling_up() -> Non
     result = s.solve(OPTS)
     assert (result.outcome, result.iterations) == ("solved", 1)
     assert [m["role"] for m in s.messages] == ["system", "user", "assistant"]
-    assert s.messages[1]["content"].count("leaves every file exactly as it was") == 1
+    assert s.messages[1]["content"].count("left every file exactly as it was") == 1
 
 
 LOOPING = "calc.py\n```python\ndef add(a, b):\n" + "    return a + b if a else b\n" * 60

@@ -187,7 +187,7 @@ class WorkingCopy:
     def refusal(self, path: str) -> str:
         """What a reply stopped as it began to rewrite a read-only file is told."""
         return (
-            f"Your reply began to rewrite {path} and was stopped there: it holds the tests the "
+            f"Your last reply (not kept here) began to rewrite {path} and was stopped there: it holds the tests the "
             "task must make pass and cannot be edited." + self._change_instead()
         )
 

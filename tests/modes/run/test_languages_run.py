@@ -289,7 +289,10 @@ def test_a_test_script_that_names_no_test_keeps_the_tests_read_only_all_the_same
     prompts = [m["content"] for m in messages if m["role"] == "user"]
     assert "the tests your change must make pass. They are read-only" in prompts[0]
     assert "- test/check.js:4: `assert.strictEqual(add(2, 3), 5);`" in prompts[0]
-    assert "Your reply began to rewrite test/check.js and was stopped there" in prompts[0]
+    assert (
+        "Your last reply (not kept here) began to rewrite test/check.js and was stopped there"
+        in prompts[0]
+    )
 
 
 def test_a_bare_script_still_failing_after_a_comment_is_never_called_a_passed_test_gate(
@@ -443,7 +446,7 @@ def test_a_reply_that_only_re_spaces_the_convicted_go_file_changes_nothing(
     assert [a["attempt"] for a in trajectory["actions"] if "attempt" in a] == [
         "unchanged", "applied"]  # fmt: skip
     told = next(m["content"] for m in trajectory["messages"] if m["role"] == "user")
-    assert f"Your reply changes only the layout and comments of {path}" in told
+    assert f"Your last reply (not kept here) changed only the layout and comments of {path}" in told
 
 
 CLAMP = ("package calc\n\nfunc Clamp(x, lo, hi int) int {\n\tif x < lo {\n\t\treturn hi\n\t}\n"

@@ -361,7 +361,7 @@ def test_a_reply_that_changes_nothing_is_answered_without_spending_an_iteration(
     trajectory = next((shop_repo / ".patchwright" / "runs").iterdir()) / "trajectory.json"
     messages = json.loads(trajectory.read_text())["messages"]
     assert [m["role"] for m in messages] == ["system", "user", "assistant"]
-    assert "leaves every file exactly as it was" in messages[1]["content"]
+    assert "left every file exactly as it was" in messages[1]["content"]
 
 
 def test_a_reply_repeating_a_rejected_change_is_answered_in_a_new_conversation(
