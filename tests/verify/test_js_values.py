@@ -77,6 +77,26 @@ def test_the_values_a_failed_console_assert_compared_join_the_output(
 
 
 @needs_node
+def test_characters_that_print_as_nothing_are_shown_as_escapes(
+    repo: Path, sandbox: Sandbox
+) -> None:
+    # a shift past `z` makes C1 controls, which a terminal and a reader see as nothing; U+2028
+    # would end the probe's line for str.splitlines and lose both values
+    (repo / "main.js").write_text(
+        "const shift = (s) => String.fromCharCode(0x85) + s + '\\u2028';\n"
+        "module.exports = { shift };\n"
+    )
+    (repo / "main.test.js").write_text(
+        TEST.replace("stringSequence", "shift").replace("(3) === '0 1 2 3'", "('a') === 'f'")
+    )
+
+    run = run_tests(repo, sandbox, "node main.test.js", timeout=60)
+
+    assert "main.test.js:7 compared `shift('a') === 'f'`: " in run.output
+    assert 'left `"\\u0085a\\u2028"`, right `"f"`' in run.output
+
+
+@needs_node
 def test_a_passing_script_or_another_failure_adds_nothing(repo: Path, sandbox: Sandbox) -> None:
     (repo / "main.js").write_text(MAIN)
     (repo / "ok.test.js").write_text("const assert = require('node:assert');\nassert(1 === 1);\n")

@@ -211,7 +211,7 @@ def _without_fields(lines: list[str]) -> list[str]:
 def _values(printed: str) -> dict[str, tuple[str, str]]:
     """What the probes printed: the first values each comparison printed, by ``path:line``."""
     found: dict[str, tuple[str, str]] = {}
-    for line in printed.splitlines():
+    for line in printed.split("\n"):  # not splitlines(): a value may hold U+0085 or U+2028
         at = line.find(MARK)
         if at < 0:
             continue
@@ -219,5 +219,13 @@ def _values(printed: str) -> dict[str, tuple[str, str]]:
             where, left, right = json.loads(line[at + len(MARK) :])
         except ValueError:
             continue
-        found.setdefault(str(where), (str(left), str(right)))
+        found.setdefault(str(where), (visible(str(left)), visible(str(right))))
     return found
+
+
+def visible(value: str) -> str:
+    """``value`` with each character that prints as nothing or moves the cursor written as
+    its escape (``\\u0085``), as JSON writes the first 32: ``decodeShift`` that computed char
+    codes past ``z`` returned C1 controls, shown as a value four characters shorter than the
+    one expected (HumanEvalFix JavaScript-50)."""
+    return "".join(c if c.isprintable() else f"\\u{ord(c):04x}" for c in value)
