@@ -28,6 +28,19 @@ def test_the_function_the_failing_test_calls_is_convicted_with_the_test_dedented
     assert suspect.says == "assertion failed"
 
 
+def test_a_block_comment_above_the_function_keeps_its_layout() -> None:
+    # shown flush left, the comment came back so from the model, and into the file
+    lib = "/* Adds.\n  add(1, 2) -> 3\n  */\nconst add = (a, b) => {\n  return a - b;\n}\n"
+    test = "const { add } = require('./main.js');\nconsole.assert(add(1, 2) === 3)\n"
+    case = TestCase("main.test.js", "failed", "main.test.js", 2, "console.assert failed")
+    run = TestRun("node main.test.js", 1, "", {case.id: case}, per_test=True)
+    texts = {"main.js": lib, "main.test.js": test}
+
+    [suspect] = find_brace_suspects(set(), run, [case.id], "main.js", texts, "")
+
+    assert suspect.code == lib.rstrip("\n")
+
+
 def test_the_function_the_task_names_wins_and_a_test_naming_two_convicts_none() -> None:
     [named] = find_brace_suspects({"mul"}, RUN, [CASE.id], "src/lib.rs", TEXTS, "")
     both = TESTS.replace("add(2, 3) == 5", "add(2, 3) == mul(5, 1)")

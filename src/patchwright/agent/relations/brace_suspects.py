@@ -38,11 +38,15 @@ def _functions(path: str, text: str) -> list[Span]:
 
 
 def _code(text: str, span: Span) -> str:
-    """A definition's source, dedented; the attribute and comment lines above it each
-    stripped (HumanEvalFix's Rust tests put ``#[test]`` at the margin, the function inside)."""
-    lines = text.split("\n")
-    leading = [line.strip() for line in lines[span.start : span.head]]
-    return "\n".join([*leading, textwrap.dedent(span_text(text, span, leading=False))])
+    """A definition's source, dedented, and the attribute and comment lines above it dedented
+    apart (HumanEvalFix's Rust tests put ``#[test]`` at the margin, the function inside). A
+    block comment keeps its layout: shown flush left, a reply copied it so, and the merge
+    wrote that re-indented comment into the file (HumanEvalFix JavaScript-46)."""
+    body = textwrap.dedent(span_text(text, span, leading=False))
+    if span.head == span.start:
+        return body
+    head = "\n".join(text.split("\n")[span.start : span.head])
+    return f"{textwrap.dedent(head)}\n{body}"
 
 
 def function_at(path: str, text: str, line: int) -> tuple[str, str] | None:
