@@ -223,6 +223,28 @@ def test_a_repository_that_has_the_example_path_keeps_it(tmp_path: Path) -> None
     assert (attempt.ok, attempt.applied) == (True, ["src/ops.js"])
 
 
+def test_a_whole_file_under_a_path_not_here_goes_to_the_shown_file_of_that_name(
+    tmp_path: Path,
+) -> None:
+    """Answering about main.js, a small model wrote ``src/main.js`` (the prompt's example
+    lives under src/): a new file, main.js left as it was and its test failing as before."""
+    files = {"main.js": "const add = (a, b) => a - b;\nmodule.exports = { add };\n",
+             "main.test.js": "require('./main.js');\n"}  # fmt: skip
+    wc = copy_of(tmp_path, files, protected=("main.test.js",), shown=("main.js",))
+    attempt = wc.apply_reply(whole("src/main.js", FIXED_JS))
+    assert (attempt.ok, attempt.applied) == (True, ["main.js"])
+    assert wc.text("main.js") == FIXED_JS and wc.changed_paths() == ["main.js"]
+    assert "src/main.js does not exist: applied to main.js" in "\n".join(attempt.notes)
+
+
+def test_a_new_file_that_shares_only_a_name_with_a_shown_file_stays_new(tmp_path: Path) -> None:
+    files = {"main.js": "const add = (a, b) => a - b;\nmodule.exports = { add };\n"}
+    wc = copy_of(tmp_path, files, shown=("main.js",))
+    server = "const http = require('node:http');\nhttp.createServer().listen(8080);\n"
+    attempt = wc.apply_reply(whole("bin/main.js", server))
+    assert attempt.applied == ["bin/main.js"] and wc.text("main.js") == files["main.js"]
+
+
 def test_a_block_naming_no_file_is_tried_against_the_one_file_shown_to_edit(
     tmp_path: Path,
 ) -> None:

@@ -8,6 +8,7 @@ sees), while the disk is restored after every failed gate.
 from __future__ import annotations
 
 import dataclasses
+import posixpath
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
@@ -35,6 +36,7 @@ AttemptKind = Literal["applied", "no_edits", "failed", "unchanged", "repeated"]
 # The worked example's paths in the edit prompt (calc/ops.py, src/ops.js, …): a small model
 # answering about main.js sometimes writes its file under the example's name instead.
 EXAMPLE_PATHS = frozenset(example.path for example in EXAMPLES.values())
+SAME_FILE = 60  # rapidfuzz ratio: a new file's text this close to a shown file's is that file
 
 
 @dataclass
@@ -117,6 +119,8 @@ class WorkingCopy:
             path = resolve_edit_path(edit, known, self.text)
             if path in EXAMPLE_PATHS and path not in known:
                 path = self._for_the_example(path, notes)
+            elif path not in known:
+                path = self._same_name_shown(path, edit, notes)
             self._inside(path)
             resolved.append(dataclasses.replace(edit, path=path))
         return resolved
@@ -133,6 +137,23 @@ class WorkingCopy:
         if note not in notes:  # once, however many blocks a reply wrote under it
             notes.append(note)
         return editable[0]
+
+    def _same_name_shown(self, path: str, edit: Edit, notes: list[str]) -> str:
+        """The file meant by a whole file written under a path this repository lacks: the one
+        file shown to edit with that name, when the text written is mostly that file's (the
+        prompt's example lives under ``src/``, and a small model answering about main.js
+        wrote ``src/main.js``: a new file, and main.js left as it was, HumanEvalFix
+        JavaScript-50 and 51); else ``path``, a new file."""
+        from rapidfuzz import fuzz
+
+        name = posixpath.basename(path)
+        same = [p for p in self._editable_shown() if posixpath.basename(p) == name]
+        shown = self.text(same[0]) if len(same) == 1 else None
+        if shown is None or edit.kind != "whole" or fuzz.ratio(edit.replace, shown) < SAME_FILE:
+            return path
+        notes.append(f"{path} does not exist: applied to {same[0]}, the file of that name "
+                     "shown to edit")  # fmt: skip
+        return same[0]
 
     def apply_reply(self, reply: str) -> Attempt:
         parsed = parse_reply(reply, known_files=self._repo_files, shown=self._shown_texts(),
