@@ -215,8 +215,9 @@ class PipelineSolver:
         attempt = self.working.apply_reply(reply.text)
         if not attempt.ok:
             return attempt
-        # re-spacing fixes no failing test a function is convicted by (it may fix a format gate)
-        convicted = opts.refocus is not None or opts.fmt == "function"
+        # re-spacing fixes no failing test a runner named or a function is convicted by; with
+        # neither, it may be what a format check asks for (Rust-160 spent an iteration on one)
+        convicted = opts.refocus is not None or opts.fmt == "function" or bool(opts.required)
         kind, layout = echo_of(self.working, self.rejected, convicted)
         if kind is None and self._format():  # laid out, it may repeat a change turned down
             kind, layout = echo_of(self.working, self.rejected, convicted)

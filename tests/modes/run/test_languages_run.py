@@ -449,6 +449,27 @@ def test_a_reply_that_only_re_spaces_the_convicted_go_file_changes_nothing(
     assert f"Your last reply (not kept here) changed only the layout and comments of {path}" in told
 
 
+def test_re_spacing_changes_nothing_where_a_test_runner_names_the_failing_test(
+    tmp_path: Path, script: Script, shop: Any
+) -> None:
+    """With no function convicted (here the edit format is the user's, so no one-function
+    retry is planned), a failing test named by its runner still cannot pass by re-spacing
+    (HumanEvalFix Rust-160's re-spaced src/lib.rs was checked and spent an iteration)."""
+    repo, (path, _, (bad, good), _, _) = _repo("go", tmp_path, shop)
+    spaced = GO_CALC.replace("\t", "    ")
+    fixed = GO_CALC.replace(bad, good)
+    replies = script([f"{path}\n```go\n{spaced}```\n", f"{path}\n```go\n{fixed}```\n",
+                      "fix(calc): add adds"])  # fmt: skip
+    code, out = shop.run(repo, TASK, replies, "--max-iter", "1", "--edit-format", "whole")
+    assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
+    run_dir = next((repo / ".patchwright" / "runs").iterdir())
+    trajectory = json.loads((run_dir / "trajectory.json").read_text())
+    assert [a["attempt"] for a in trajectory["actions"] if "attempt" in a] == [
+        "unchanged", "applied"]  # fmt: skip
+    told = next(m["content"] for m in trajectory["messages"] if m["role"] == "user")
+    assert f"Your last reply (not kept here) changed only the layout and comments of {path}" in told
+
+
 CLAMP = ("package calc\n\nfunc Clamp(x, lo, hi int) int {\n\tif x < lo {\n\t\treturn hi\n\t}\n"
          "\tif x > hi {\n\t\treturn lo\n\t}\n\treturn x + 1\n}\n")  # fmt: skip
 CLAMP_TESTS = (
