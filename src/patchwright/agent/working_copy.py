@@ -208,8 +208,9 @@ class WorkingCopy:
     def refusal(self, path: str) -> str:
         """What a reply stopped as it began to rewrite a read-only file is told."""
         return (
-            f"Your last reply (not kept here) began to rewrite {path} and was stopped there: it holds the tests the "
-            "task must make pass and cannot be edited." + self._change_instead()
+            f"Your last reply (not kept here) began to rewrite {path} and was stopped there: "
+            "it holds the tests the task must make pass and cannot be edited."
+            + self._change_instead()
         )
 
     def _resent_only(self, edits: Sequence[Edit]) -> str:
