@@ -428,39 +428,25 @@ def test_a_failed_go_change_sent_again_in_another_layout_counts_as_a_repeat(
     assert [a["attempt"] for a in actions if "attempt" in a] == ["applied", "repeated", "applied"]
 
 
-def test_a_reply_that_only_re_spaces_the_convicted_go_file_changes_nothing(
-    tmp_path: Path, script: Script, shop: Any
+@pytest.mark.parametrize(
+    "fmt_args",
+    [(), ("--edit-format", "whole")],
+    ids=["function-convicted", "runner-named-test-only"],
+)
+def test_a_reply_that_only_re_spaces_the_go_file_changes_nothing(
+    tmp_path: Path, script: Script, shop: Any, fmt_args: tuple[str, ...]
 ) -> None:
     """HumanEvalFix Go-34: a whole-file reply that only turned main.go's tabs into spaces was
     checked, failed exactly as before, and cost an iteration. It is an echo: told so, the
-    model answers again within the same iteration."""
+    model answers again within the same iteration. So too with no function convicted (the
+    user's edit format plans no one-function retry): a failing test its runner named cannot
+    pass by re-spacing (HumanEvalFix Rust-160's re-spaced src/lib.rs spent an iteration)."""
     repo, (path, _, (bad, good), _, _) = _repo("go", tmp_path, shop)
     spaced = GO_CALC.replace("\t", "    ")
     fixed = GO_CALC.replace(bad, good)
     replies = script([f"{path}\n```go\n{spaced}```\n", f"{path}\n```go\n{fixed}```\n",
                       "fix(calc): add adds"])  # fmt: skip
-    code, out = shop.run(repo, TASK, replies, "--max-iter", "1")
-    assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
-    run_dir = next((repo / ".patchwright" / "runs").iterdir())
-    trajectory = json.loads((run_dir / "trajectory.json").read_text())
-    assert [a["attempt"] for a in trajectory["actions"] if "attempt" in a] == [
-        "unchanged", "applied"]  # fmt: skip
-    told = next(m["content"] for m in trajectory["messages"] if m["role"] == "user")
-    assert f"Your last reply (not kept here) changed only the layout and comments of {path}" in told
-
-
-def test_re_spacing_changes_nothing_where_a_test_runner_names_the_failing_test(
-    tmp_path: Path, script: Script, shop: Any
-) -> None:
-    """With no function convicted (here the edit format is the user's, so no one-function
-    retry is planned), a failing test named by its runner still cannot pass by re-spacing
-    (HumanEvalFix Rust-160's re-spaced src/lib.rs was checked and spent an iteration)."""
-    repo, (path, _, (bad, good), _, _) = _repo("go", tmp_path, shop)
-    spaced = GO_CALC.replace("\t", "    ")
-    fixed = GO_CALC.replace(bad, good)
-    replies = script([f"{path}\n```go\n{spaced}```\n", f"{path}\n```go\n{fixed}```\n",
-                      "fix(calc): add adds"])  # fmt: skip
-    code, out = shop.run(repo, TASK, replies, "--max-iter", "1", "--edit-format", "whole")
+    code, out = shop.run(repo, TASK, replies, "--max-iter", "1", *fmt_args)
     assert (code, out["outcome"]) == (0, "solved"), json.dumps(out)[:3000]
     run_dir = next((repo / ".patchwright" / "runs").iterdir())
     trajectory = json.loads((run_dir / "trajectory.json").read_text())
