@@ -217,10 +217,10 @@ class PipelineSolver:
             return attempt
         # re-spacing fixes no failing test a runner named or a function is convicted by; with
         # neither, it may be what a format check asks for (Rust-160 spent an iteration on one)
-        convicted = opts.refocus is not None or opts.fmt == "function" or bool(opts.required)
-        kind, layout = echo_of(self.working, self.rejected, convicted)
+        tests_decide = opts.refocus is not None or opts.fmt == "function" or bool(opts.required)
+        kind, layout = echo_of(self.working, self.rejected, tests_decide)
         if kind is None and self._format():  # laid out, it may repeat a change turned down
-            kind, layout = echo_of(self.working, self.rejected, convicted)
+            kind, layout = echo_of(self.working, self.rejected, tests_decide)
         if kind is None:
             return attempt
         # An echo left in the history invites the next reply to copy it again, and a note in

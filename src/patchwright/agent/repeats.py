@@ -89,13 +89,14 @@ def _uncommented(code: re.Pattern[bytes], text: bytes) -> bytes:
 
 
 def echo_of(
-    working: WorkingCopy, rejected: Sequence[Changes], convicted: bool
+    working: WorkingCopy, rejected: Sequence[Changes], tests_decide: bool
 ) -> tuple[Literal["unchanged", "repeated"] | None, list[str]]:
-    """Whether the working copy's change is an echo — ``unchanged`` (nothing, or, where a
-    failing test ``convicted`` a function, only re-spacing: the paths so changed) or
+    """Whether the working copy's change is an echo — ``unchanged`` (nothing, or, where
+    failing tests decide (``tests_decide``: a runner named them or one convicted a function),
+    only re-spacing: the paths so changed) or
     ``repeated`` (a rejected change again) — else None."""
     changes = working.changes()
-    layout = [p for p in changes if convicted
+    layout = [p for p in changes if tests_decide
               and same_code(p, working.original(p), working.text(p))]  # fmt: skip
     if not changes or len(layout) == len(changes):
         return "unchanged", layout
