@@ -26,6 +26,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any
 
+from server_main import IDLE_S
+
 HERE = Path(__file__).resolve().parent
 MODEL_ALIAS = "qwen2.5-coder-1.5b"
 # llama-cpp-python 0.3.36's [server] extra, less llama-cpp-python (taken from the project);
@@ -123,8 +125,20 @@ class UsageLog:
     pos: int = 0
     open_calls: set[int] = field(default_factory=set)
     calls: list[Call] = field(default_factory=list)
+    by_id: dict[int, int] = field(default_factory=dict)  # a call's place in ``calls``
+
+    def restart(self) -> None:
+        """From the end of the log, for a new server: its ids start again at 1, and a killed
+        server's calls never end."""
+        if self.path.exists():
+            self.pos = self.path.stat().st_size
+        self.open_calls.clear()
+        self.by_id.clear()
 
     def read(self) -> None:
+        """The lines logged since the last read: ``start`` opens a call, ``end`` counts it
+        (a later ``end`` of the same call replaces the first: one logged as abandoned was
+        read on after all), ``resumed`` opens it again and ``closed`` changes nothing."""
         if not self.path.exists():
             return
         with self.path.open("rb") as handle:
@@ -134,21 +148,28 @@ class UsageLog:
         self.pos += len(complete)
         for line in complete.decode().splitlines():
             rec = json.loads(line)
-            if rec["event"] == "start":
-                self.open_calls.add(int(rec["id"]))
-                continue
-            self.open_calls.discard(int(rec["id"]))
-            self.calls.append(
-                Call(
-                    t=float(rec["t"]),
-                    prompt_tokens=int(rec["prompt_tokens"]),
-                    reused_tokens=int(rec["reused_tokens"]),
-                    completion_tokens=int(rec["completion_tokens"]),
-                    temperature=rec.get("temperature"),
-                    ttft_s=float(rec["ttft_s"]),
-                    seconds=float(rec["seconds"]),
-                )
-            )
+            call_id = int(rec["id"])
+            if rec["event"] in ("start", "resumed"):
+                self.open_calls.add(call_id)
+            elif rec["event"] == "end":
+                self.open_calls.discard(call_id)
+                self._count(call_id, rec)
+
+    def _count(self, call_id: int, rec: dict[str, Any]) -> None:
+        call = Call(
+            t=float(rec["t"]),
+            prompt_tokens=int(rec["prompt_tokens"]),
+            reused_tokens=int(rec["reused_tokens"]),
+            completion_tokens=int(rec["completion_tokens"]),
+            temperature=rec.get("temperature"),
+            ttft_s=float(rec["ttft_s"]),
+            seconds=float(rec["seconds"]),
+        )
+        if call_id in self.by_id:
+            self.calls[self.by_id[call_id]] = call
+        else:
+            self.by_id[call_id] = len(self.calls)
+            self.calls.append(call)
 
     def between(self, start: float, end: float) -> list[Call]:
         self.read()
@@ -220,9 +241,7 @@ class LlamaServer:
 
     def start(self, timeout: float = 300.0) -> None:
         python = server_python(self.cache)
-        if self.usage.path.exists():
-            self.usage.pos = self.usage.path.stat().st_size
-        self.usage.open_calls.clear()  # a killed server's calls never end
+        self.usage.restart()
         cmd = [
             str(python), "-I", str(HERE / "server_main.py"), str(self.usage.path),
             "--model", str(self.gguf), "--model_alias", MODEL_ALIAS,
@@ -290,16 +309,23 @@ class LlamaServer:
         return "busy" if self.busy() else "hung"
 
     def settle(self, timeout: float = 120.0) -> None:
-        """Until no completion is in progress: a killed client's last one runs to its end,
-        while one the server dropped (its end never logged, the process idle) is forgotten
-        at once rather than waited on for ``timeout`` seconds."""
+        """Until no completion is in progress: a killed client's last one runs to its end;
+        one left unread, the process idle, is logged as abandoned within ``IDLE_S`` seconds
+        (``server_main.py``) and waited for that long; one the server dropped (its end never
+        logged) is then forgotten rather than waited on for ``timeout`` seconds."""
         deadline = time.monotonic() + timeout
         self.usage.read()
         while self.usage.open_calls and time.monotonic() < deadline:
             generating = self.busy()
             self.usage.read()
             if self.usage.open_calls and not generating:
+                self._await_abandoned(time.monotonic() + IDLE_S + 2.0)
                 self.usage.open_calls.clear()
+
+    def _await_abandoned(self, until: float) -> None:
+        while self.usage.open_calls and time.monotonic() < until:
+            time.sleep(0.25)
+            self.usage.read()
 
     def ready(self) -> bool:
         """Answering (:meth:`state`)."""
