@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import posixpath
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Literal
 
@@ -25,7 +25,8 @@ from patchwright.edits import (
     resolve_path,
     unified_diff,
 )
-from patchwright.workspace.errors import PathEscapeError
+from patchwright.edits.go_redeclared import drop_redeclared, in_package
+from patchwright.workspace.errors import PathEscapeError, WorkspaceError
 from patchwright.workspace.textfile import TextFile, encode_text
 
 Reader = Callable[[str], TextFile | None]
@@ -182,12 +183,37 @@ class WorkingCopy:
         outcome = apply_edits(edits, texts)
         if not outcome.ok:
             return Attempt(kind="failed", feedback=render_retry_message(outcome), outcome=outcome)
+        notes += outcome.notes + self._drop_redeclared(outcome.new_texts, texts)
         self.current.update(outcome.new_texts)
         return Attempt(
-            applied=sorted(outcome.new_texts),
-            outcome=outcome,
-            notes=[*parsed.notes, *notes, *outcome.notes],
+            applied=sorted(outcome.new_texts), outcome=outcome, notes=[*parsed.notes, *notes]
         )
+
+    def _drop_redeclared(
+        self, new_texts: dict[str, str | None], before: Mapping[str, str | None]
+    ) -> list[str]:
+        """Go declarations the change copied in from another file of the package, left out
+        of ``new_texts`` (the build takes each name once); a note for each file."""
+        notes: list[str] = []
+        for path, new in new_texts.items():
+            if new is not None and path.endswith(".go"):
+                others = self._package_texts(path, new_texts)
+                new_texts[path], said = drop_redeclared(path, before.get(path), new, others)
+                notes += said
+        return notes
+
+    def _package_texts(self, path: str, changed: Mapping[str, str | None]) -> dict[str, str]:
+        """The text of each other file of ``path``'s Go package that the change leaves."""
+        texts: dict[str, str] = {}
+        for other in dict.fromkeys([*self._repo_files, *self.current]):
+            if in_package(path, other) and other not in changed:
+                try:
+                    text = self.text(other)
+                except (OSError, WorkspaceError):
+                    continue
+                if text is not None:
+                    texts[other] = text
+        return texts
 
     def _editable_shown(self) -> list[str]:
         return [p for p in self._shown if p not in self.protected]

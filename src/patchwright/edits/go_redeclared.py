@@ -1,0 +1,75 @@
+"""Types and functions a Go change declares again in one file of a package when another file
+of that package already declares them.
+
+A Go package declares each name once across all its files. Exercism's Go exercises keep the
+interfaces in a file of their own (``interfaces.go``, ``defs.go``, ``common.go``) beside the
+file to implement, and a small model shown both copies the interfaces into the file it sends
+back: ``Reactor redeclared in this block``, and ``go vet`` does not say where the other one is.
+Polyglot go-react failed all four attempts on that one error, each reply copying
+``interfaces.go`` again. The build can never take both, and the other file is the one the
+task did not ask to change, so a declaration the change adds under a name another file of the
+package declares is left out, with a note that names the file that keeps it.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections.abc import Mapping
+
+from patchwright.edits.brace_defs import Span, definitions
+from patchwright.edits.go_unused import without_spans
+
+_DECLARED = re.compile(r"\s*(?:type\s+(\w+)\s+(?:struct|interface)\b|func\s+(\w+)\s*[\[(])")
+
+
+def _declarations(path: str, text: str) -> dict[str, Span]:
+    """The package-level types and functions (not methods) of ``text``, by name."""
+    lines = text.split("\n")
+    found: dict[str, Span] = {}
+    for span in definitions(path, text):
+        m = _DECLARED.match(lines[span.head]) if span.depth == 0 else None
+        if m is not None and (name := m.group(1) or m.group(2)) != "init":
+            found.setdefault(name, span)
+    return found
+
+
+def in_package(path: str, other: str) -> bool:
+    """``other`` is another non-test Go file in ``path``'s directory (its package)."""
+    return (
+        other != path
+        and other.endswith(".go")
+        and not other.endswith("_test.go")
+        and posixpath.dirname(other) == posixpath.dirname(path)
+    )
+
+
+def drop_redeclared(
+    path: str, old: str | None, new: str, others: Mapping[str, str]
+) -> tuple[str, list[str]]:
+    """``new`` without the declarations the change adds to ``path`` (a non-test Go file)
+    whose names ``others`` (the package's other files, path → text) declare, and a note."""
+    if not path.endswith(".go") or path.endswith("_test.go"):
+        return new, []
+    had = set(_declarations(path, old)) if old is not None else set()
+    elsewhere: dict[str, str] = {}
+    for other, text in sorted(others.items()):
+        if in_package(path, other):
+            for name in _declarations(other, text):
+                elsewhere.setdefault(name, other)
+    added = [
+        (name, span)
+        for name, span in _declarations(path, new).items()
+        if name in elsewhere and name not in had
+    ]
+    if not added:
+        return new, []
+    new = without_spans(new, [span for _, span in added])
+    by_file: dict[str, list[str]] = {}
+    for name, _ in added:
+        by_file.setdefault(elsewhere[name], []).append(name)
+    said = "; ".join(f"{f} declares {', '.join(names)}" for f, names in by_file.items())
+    return new, [
+        f"{path}: left out {', '.join(name for name, _ in added)} ({said} already; a Go "
+        "package declares each name once, so they stay there)"
+    ]
