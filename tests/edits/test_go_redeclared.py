@@ -67,7 +67,9 @@ func (r *reactor) CreateInput(initial int) InputCell { return &cell{initial} }
 
 
 def test_the_copied_interfaces_are_left_out_and_the_note_names_their_file() -> None:
-    new, notes = drop_redeclared("react.go", STUB, REPLY, {"interfaces.go": INTERFACES})
+    new, notes = drop_redeclared(
+        "react.go", STUB, REPLY, {"interfaces.go": (INTERFACES, INTERFACES)}
+    )
     assert "type Reactor interface" not in new and "type InputCell interface" not in new
     assert "// A Reactor manages" not in new  # its comment goes with it
     assert "type reactor struct{}" in new and "func New() Reactor" in new
@@ -81,10 +83,12 @@ def test_the_copied_interfaces_are_left_out_and_the_note_names_their_file() -> N
 def test_a_copied_function_goes_too_but_init_and_what_the_file_had_stay() -> None:
     had = STUB + '\nfunc Version() string { return "0" }\n'
     new, notes = drop_redeclared("react.go", had, had + "\nfunc init() {}\n", {
-        "interfaces.go": INTERFACES + "\nfunc init() {}\n"})  # fmt: skip
+        "interfaces.go": (INTERFACES + "\nfunc init() {}\n",) * 2})  # fmt: skip
     assert (new, notes) == (had + "\nfunc init() {}\n", [])
     copied = STUB + '\nfunc Version() string { return "2" }\n'
-    new, notes = drop_redeclared("react.go", STUB, copied, {"interfaces.go": INTERFACES})
+    new, notes = drop_redeclared(
+        "react.go", STUB, copied, {"interfaces.go": (INTERFACES, INTERFACES)}
+    )
     assert "Version" not in new and notes[0].startswith("react.go: left out Version (")
 
 
@@ -97,7 +101,18 @@ def test_a_copied_function_goes_too_but_init_and_what_the_file_had_stay() -> Non
     ],
 )
 def test_only_the_non_test_files_of_one_package_count(path: str, other: str) -> None:
-    assert drop_redeclared(path, STUB, REPLY, {other: INTERFACES}) == (REPLY, [])
+    assert drop_redeclared(path, STUB, REPLY, {other: (INTERFACES, INTERFACES)}) == (REPLY, [])
+
+
+def test_a_reply_that_rewrites_the_other_file_too_leaves_it_what_it_declared_before() -> None:
+    rewritten = INTERFACES.replace("\tSetValue(int)\n", "\tSetValue(int)\n\tReset()\n")
+    new, notes = drop_redeclared(
+        "react.go", STUB, REPLY, {"interfaces.go": (INTERFACES, rewritten)}
+    )
+    assert "type Reactor interface" not in new and notes[0].startswith("react.go: left out")
+    # a name the other file only now declares is not its to keep; nor is a new file's
+    for others in ({"interfaces.go": (STUB, INTERFACES)}, {"interfaces.go": (None, INTERFACES)}):
+        assert drop_redeclared("react.go", STUB, REPLY, others) == (REPLY, [])
 
 
 def copy_of(root: Path, files: dict[str, str]) -> WorkingCopy:
@@ -135,3 +150,11 @@ def test_the_reply_as_applied_builds_where_the_reply_as_sent_does_not(tmp_path: 
     assert "Reactor redeclared" in as_sent.stdout + as_sent.stderr
     assert as_applied.returncode == 0, as_applied.stdout + as_applied.stderr
     assert attempt.ok and any("interfaces.go declares Reactor" in n for n in attempt.notes)
+
+
+def test_the_working_copy_reads_the_package_as_the_reply_leaves_it(tmp_path: Path) -> None:
+    working = copy_of(tmp_path, {"interfaces.go": INTERFACES, "react.go": STUB})
+    both = f"react.go\n```go\n{REPLY}```\n\ninterfaces.go\n```go\n{INTERFACES}// v2\n```\n"
+    attempt = working.apply_reply(both)
+    assert attempt.ok and "type Reactor interface" not in (working.text("react.go") or "")
+    assert working.text("interfaces.go") == INTERFACES + "// v2\n"

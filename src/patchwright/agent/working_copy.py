@@ -197,22 +197,25 @@ class WorkingCopy:
         notes: list[str] = []
         for path, new in new_texts.items():
             if new is not None and path.endswith(".go"):
-                others = self._package_texts(path, new_texts)
+                others = self._package_texts(path, new_texts, before)
                 new_texts[path], said = drop_redeclared(path, before.get(path), new, others)
                 notes += said
         return notes
 
-    def _package_texts(self, path: str, changed: Mapping[str, str | None]) -> dict[str, str]:
-        """The text of each other file of ``path``'s Go package that the change leaves."""
-        texts: dict[str, str] = {}
-        for other in dict.fromkeys([*self._repo_files, *self.current]):
-            if in_package(path, other) and other not in changed:
-                try:
-                    text = self.text(other)
-                except (OSError, WorkspaceError):
-                    continue
-                if text is not None:
-                    texts[other] = text
+    def _package_texts(
+        self, path: str, changed: Mapping[str, str | None], before: Mapping[str, str | None]
+    ) -> dict[str, tuple[str | None, str]]:
+        """Each other file of ``path``'s Go package: its text before the change and after."""
+        texts: dict[str, tuple[str | None, str]] = {}
+        for other in dict.fromkeys([*self._repo_files, *self.current, *changed]):
+            if not in_package(path, other):
+                continue
+            try:
+                now = changed[other] if other in changed else self.text(other)
+            except (OSError, WorkspaceError):
+                continue
+            if now is not None:
+                texts[other] = (before.get(other) if other in changed else now, now)
         return texts
 
     def _editable_shown(self) -> list[str]:

@@ -8,7 +8,9 @@ back: ``Reactor redeclared in this block``, and ``go vet`` does not say where th
 Polyglot go-react failed all four attempts on that one error, each reply copying
 ``interfaces.go`` again. The build can never take both, and the other file is the one the
 task did not ask to change, so a declaration the change adds under a name another file of the
-package declares is left out, with a note that names the file that keeps it.
+package declares is left out, with a note that names the file that keeps it. A reply that
+sends the other file back too (go-react's second attempt rewrote ``interfaces.go`` as well)
+leaves that file the names it declared before and still declares.
 """
 
 from __future__ import annotations
@@ -45,17 +47,20 @@ def in_package(path: str, other: str) -> bool:
 
 
 def drop_redeclared(
-    path: str, old: str | None, new: str, others: Mapping[str, str]
+    path: str, old: str | None, new: str, others: Mapping[str, tuple[str | None, str]]
 ) -> tuple[str, list[str]]:
     """``new`` without the declarations the change adds to ``path`` (a non-test Go file)
-    whose names ``others`` (the package's other files, path → text) declare, and a note."""
+    whose names another file of the package declared before the change and still declares
+    (``others``: path → its text before and after; the same text twice where unchanged),
+    and a note."""
     if not path.endswith(".go") or path.endswith("_test.go"):
         return new, []
     had = set(_declarations(path, old)) if old is not None else set()
     elsewhere: dict[str, str] = {}
-    for other, text in sorted(others.items()):
-        if in_package(path, other):
-            for name in _declarations(other, text):
+    for other, (before, after) in sorted(others.items()):
+        if in_package(path, other) and before is not None:
+            kept = _declarations(other, before).keys() & _declarations(other, after).keys()
+            for name in kept:
                 elsewhere.setdefault(name, other)
     added = [
         (name, span)
