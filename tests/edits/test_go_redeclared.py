@@ -96,12 +96,21 @@ def test_a_copied_function_goes_too_but_init_and_what_the_file_had_stay() -> Non
     ("path", "other"),
     [
         ("react_test.go", "interfaces.go"),  # a test file is not touched
-        ("react.go", "interfaces_test.go"),  # a test file's names are not the package's
+        ("react.go", "react_test.go"),  # an external test package (package react_test)
         ("react.go", "sub/interfaces.go"),  # another directory is another package
     ],
 )
 def test_only_the_non_test_files_of_one_package_count(path: str, other: str) -> None:
-    assert drop_redeclared(path, STUB, REPLY, {other: (INTERFACES, INTERFACES)}) == (REPLY, [])
+    text = INTERFACES.replace("package react", "package react_test")
+    text = text if other == "react_test.go" else INTERFACES
+    assert drop_redeclared(path, STUB, REPLY, {other: (text, text)}) == (REPLY, [])
+
+
+def test_a_test_file_of_the_same_package_keeps_what_it_declares() -> None:
+    tests = 'package react\n\nimport "testing"\n\ntype InputCell interface{ Value() int }\n'
+    new, notes = drop_redeclared("react.go", STUB, REPLY, {"react_test.go": (tests, tests)})
+    assert "type InputCell interface" not in new and "type Reactor interface" in new
+    assert notes[0].startswith("react.go: left out InputCell (react_test.go declares InputCell")
 
 
 def test_a_reply_that_rewrites_the_other_file_too_leaves_it_what_it_declared_before() -> None:
@@ -158,3 +167,13 @@ def test_the_working_copy_reads_the_package_as_the_reply_leaves_it(tmp_path: Pat
     attempt = working.apply_reply(both)
     assert attempt.ok and "type Reactor interface" not in (working.text("react.go") or "")
     assert working.text("interfaces.go") == INTERFACES + "// v2\n"
+
+
+def test_an_import_only_the_copies_used_goes_with_them() -> None:
+    io_interfaces = 'package react\n\nimport "io"\n\ntype Reactor interface{ io.Closer }\n'
+    reply = STUB.replace("package react\n", 'package react\n\nimport "io"\n') + (
+        "\ntype Reactor interface{ io.Closer }\n"
+    )
+    new, notes = drop_redeclared("react.go", STUB, reply, {"interfaces.go": (io_interfaces,) * 2})
+    assert '"io"' not in new and "type Reactor" not in new
+    assert notes[1] == 'react.go: removed the import of "io" (only what was left out used it)'

@@ -8,9 +8,12 @@ back: ``Reactor redeclared in this block``, and ``go vet`` does not say where th
 Polyglot go-react failed all four attempts on that one error, each reply copying
 ``interfaces.go`` again. The build can never take both, and the other file is the one the
 task did not ask to change, so a declaration the change adds under a name another file of the
-package declares is left out, with a note that names the file that keeps it. A reply that
-sends the other file back too (go-react's second attempt rewrote ``interfaces.go`` as well)
-leaves that file the names it declared before and still declares.
+package declares is left out, with a note that names the file that keeps it. A test file of
+the same package counts too, as ``go test`` and ``go vet`` build it with the package: paasio's
+tests declare a ``nopWriter``, replies copied it, and ``nopWriter redeclared`` pointed at the
+read-only test file three times. A reply that sends the other file back too (go-react's
+second attempt rewrote ``interfaces.go`` as well) leaves that file the names it declared
+before and still declares.
 """
 
 from __future__ import annotations
@@ -20,8 +23,9 @@ import re
 from collections.abc import Mapping
 
 from patchwright.edits.brace_defs import Span, definitions
-from patchwright.edits.go_unused import without_spans
+from patchwright.edits.go_unused import drop_imports, unused_imports, without_spans
 
+_PACKAGE = re.compile(r"^package\s+(\w+)", re.M)
 _DECLARED = re.compile(r"\s*(?:type\s+(\w+)\s+(?:struct|interface)\b|func\s+(\w+)\s*[\[(])")
 
 
@@ -37,13 +41,18 @@ def _declarations(path: str, text: str) -> dict[str, Span]:
 
 
 def in_package(path: str, other: str) -> bool:
-    """``other`` is another non-test Go file in ``path``'s directory (its package)."""
+    """``other`` is another Go file in ``path``'s directory (its package, or the package's
+    external tests: ``_package_of`` tells them apart)."""
     return (
         other != path
         and other.endswith(".go")
-        and not other.endswith("_test.go")
         and posixpath.dirname(other) == posixpath.dirname(path)
     )
+
+
+def _package_of(text: str) -> str | None:
+    m = _PACKAGE.search(text)
+    return m.group(1) if m else None
 
 
 def drop_redeclared(
@@ -57,8 +66,9 @@ def drop_redeclared(
         return new, []
     had = set(_declarations(path, old)) if old is not None else set()
     elsewhere: dict[str, str] = {}
+    package = _package_of(new)
     for other, (before, after) in sorted(others.items()):
-        if in_package(path, other) and before is not None:
+        if in_package(path, other) and before is not None and _package_of(after) == package:
             kept = _declarations(other, before).keys() & _declarations(other, after).keys()
             for name in kept:
                 elsewhere.setdefault(name, other)
@@ -74,7 +84,13 @@ def drop_redeclared(
     for name, _ in added:
         by_file.setdefault(elsewhere[name], []).append(name)
     said = "; ".join(f"{f} declares {', '.join(names)}" for f, names in by_file.items())
-    return new, [
+    notes = [
         f"{path}: left out {', '.join(name for name, _ in added)} ({said} already; a Go "
         "package declares each name once, so they stay there)"
     ]
+    unused = unused_imports(old, new)  # what only the copies used
+    if unused:
+        new = drop_imports(new, unused)
+        names = ", ".join(f'"{import_path}"' for _, import_path in unused)
+        notes.append(f"{path}: removed the import of {names} (only what was left out used it)")
+    return new, notes
