@@ -16,9 +16,7 @@ from patchwright.edits.go_redeclared import drop_redeclared
 from patchwright.workspace.paths import confine
 from patchwright.workspace.textfile import TextFile, read_text_file
 
-INTERFACES = """package react
-
-// A Reactor manages linked cells.
+TYPES = """// A Reactor manages linked cells.
 type Reactor interface {
 \tCreateInput(int) InputCell
 }
@@ -28,9 +26,8 @@ type InputCell interface {
 \tValue() int
 \tSetValue(int)
 }
-
-func Version() string { return "1" }
 """
+INTERFACES = f'package react\n\n{TYPES}\nfunc Version() string {{ return "1" }}\n'
 STUB = """package react
 
 // Define the reactor and cell types here.
@@ -39,19 +36,10 @@ func New() Reactor {
 \tpanic("Please implement the New function")
 }
 """
-REPLY = """package react
-
-// A Reactor manages linked cells.
-type Reactor interface {
-\tCreateInput(int) InputCell
-}
-
-// An InputCell has a changeable value.
-type InputCell interface {
-\tValue() int
-\tSetValue(int)
-}
-
+REPLY = (
+    "package react\n\n"
+    + TYPES
+    + """
 type reactor struct{}
 
 type cell struct{ value int }
@@ -64,6 +52,7 @@ func New() Reactor { return &reactor{} }
 
 func (r *reactor) CreateInput(initial int) InputCell { return &cell{initial} }
 """
+)
 
 
 def test_the_copied_interfaces_are_left_out_and_the_note_names_their_file() -> None:
