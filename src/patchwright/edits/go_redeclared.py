@@ -69,7 +69,9 @@ def drop_redeclared(
     package = _package_of(new)
     for other, (before, after) in sorted(others.items()):
         if in_package(path, other) and before is not None and _package_of(after) == package:
-            kept = _declarations(other, before).keys() & _declarations(other, after).keys()
+            kept = set(_declarations(other, after))
+            if before != after:  # a file the same change rewrote: only what it had before
+                kept &= _declarations(other, before).keys()
             for name in kept:
                 elsewhere.setdefault(name, other)
     added = [
